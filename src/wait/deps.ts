@@ -10,7 +10,7 @@ import type { ReadinessPace } from './engine-readiness.js'
 import type { Halt } from '../facts/halt.js'
 import type { TrackerEvent } from '../startup/phases.js'
 import type { Halter } from '../runtime/halter.js'
-import type { Outcome } from '../facts/wait.js'
+import type { TargetOutcome } from '../facts/outcome.js'
 
 export interface GateDeps {
   clock: Clock
@@ -49,7 +49,6 @@ export interface ServerWait {
   /** Collects what the answers' bodies leave, for every HTTP client of every endpoint. */
   collector: BodyCollector
   deps: Deps
-  halter: Halter<Halt>
   ports: PortPoller
   log?: LogFollower
   profile: StartupProfile
@@ -69,9 +68,9 @@ export interface ServerWait {
   usualAnsweringMs?: number
 }
 
-/** One endpoint's part of its server's wait: its halter, its lines' prefix, and where its own end is told. */
+/** One endpoint's part of its server's wait: its halter, its lines' prefix, and where its end is told. */
 export interface EndpointPart {
   halter: Halter<Halt>
   prefix: string
-  settled?(url: URL, outcome: Outcome): void
+  settled(outcome: Pick<TargetOutcome, 'url' | 'ready' | 'reason'>): void
 }

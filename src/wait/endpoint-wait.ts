@@ -112,8 +112,7 @@ export async function waitForEndpoint(
         }
       }
     )
-    // its own end, not a halt's: the others' waits may end for it
-    if (halter.halted === undefined) settled?.(url, outcome)
+    settled({ ...outcome, url })
     // ready on a listed id that only contains `model` (`model-match: partial`): said, as it may be another version
     const matched = outcome.ready ? outcome.last : undefined
     if (matched?.modelMatch === 'partial' && settings.model !== undefined && matched.modelId !== undefined)

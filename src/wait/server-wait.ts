@@ -12,7 +12,7 @@ import { expectation } from '../facts/answer.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import type { Halt } from '../facts/halt.js'
 import { Halter } from '../runtime/halter.js'
-import type { Deps, EndpointPart, ServerWait } from './deps.js'
+import type { Deps, ServerWait } from './deps.js'
 import { finishHistory, openHistory } from './run-history.js'
 import type { LogLine } from '../server/log-follower.js'
 import type { TrackerEvent } from '../startup/phases.js'
@@ -65,7 +65,6 @@ export async function waitForServer(
       settings,
       collector: createBodyCollector(),
       deps,
-      halter,
       ports,
       log,
       profile,
@@ -77,9 +76,20 @@ export async function waitForServer(
       readyAt: (now) => profile.readyAt(now),
       usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000
     }
-    const endpoints = endpointParts(server, halter)
+    // each endpoint a halter of its own under the server's, so that one that fails ends the others' waits
+    const fleet = server.targets.length > 1
+    const halters = fleet ? server.targets.map(() => halter.child()) : [halter]
+    const endpoints = fleetStops(halters)
     const waited = launched.whoAnswered(
-      await Promise.all(server.targets.map((t, i) => waitForEndpoint(t, serverWait, endpoints.of(i))))
+      await Promise.all(
+        server.targets.map((t, i) =>
+          waitForEndpoint(t, serverWait, {
+            halter: halters[i],
+            prefix: fleet ? `[${t.url.href}] ` : '',
+            settled: (outcome) => endpoints.settled(i, outcome)
+          })
+        )
+      )
     )
     // The lines written up to now end the startup's last phase (a ready line just before the port opened).
     if (log !== undefined) readLines(log.poll())
@@ -108,22 +118,6 @@ export async function waitForServer(
     ports.close()
     launched?.release()
   }
-}
-
-/** Each endpoint's part: a halter of its own under the server's, so that one that fails ends the others' waits. */
-function endpointParts(
-  server: Server,
-  halter: Halter<Halt>
-): { of(i: number): EndpointPart; halted(r: TargetOutcome): boolean } {
-  if (server.targets.length === 1) return { of: () => ({ halter, prefix: '' }), halted: () => false }
-  const halters = server.targets.map(() => halter.child())
-  const stops = fleetStops(halters)
-  const own = server.targets.map((t, i): EndpointPart => ({
-    halter: halters[i],
-    prefix: `[${t.url.href}] `,
-    settled: (url, outcome) => stops.settled(i, { url, ready: outcome.ready, reason: outcome.reason })
-  }))
-  return { of: (i) => own[i], halted: stops.halted }
 }
 
 /** A cancel after the wait (smoke test, GPU reading) ends it cancelled: neither `smoke-failed` nor ready. */
