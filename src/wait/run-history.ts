@@ -45,11 +45,9 @@ export function loadHistory(file: string | undefined, key: string, offNotice?: s
 }
 
 /**
- * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
- * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
- * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
- * against `throughputThresholdPercent`. A cancel (`signal`) while it waits for the lock ends the wait at once, and the
- * run is not recorded: the gate then ends the run cancelled, and a ready line for it would be a false one.
+ * Compares the finished run (startup and decode rate) with the earlier ones, then appends it, waiting for the
+ * file's lock at most `lockWaitMs`. A regression needs `minRuns` earlier runs: against one, a cold page cache beside
+ * a warm one is a regression every time. A cancel while it waits for the lock leaves the run unrecorded.
  */
 export async function recordRun(
   history: RunHistory,
@@ -57,7 +55,6 @@ export async function recordRun(
   thresholdPercent: number,
   minRuns: number,
   lockWaitMs?: number,
-  throughputThresholdPercent = 15,
   signal?: AbortSignal
 ): Promise<RunFindings> {
   const r = regression(history.earlier, run)
@@ -79,7 +76,7 @@ export async function recordRun(
     drift: drift.length ? driftWarning(drift) : undefined,
     usualDecodeTokensPerSecond: slower?.usual,
     throughputRegression:
-      slower !== undefined && slower.runs >= minRuns && slower.percentBelow > throughputThresholdPercent
+      slower !== undefined && slower.runs >= minRuns && slower.percentBelow > thresholdPercent
         ? throughputRegressionText(slower)
         : undefined,
     notices
@@ -159,7 +156,6 @@ export async function finishHistory({
     settings.regressionThresholdPercent,
     settings.regressionMinRuns,
     settings.timeoutMs - outcome.elapsedMs,
-    settings.regressionThresholdPercent,
     deps.cancel?.signal
   )
   if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression, 'regression')
