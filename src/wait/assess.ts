@@ -9,18 +9,14 @@ import { type Answer, type Assessment, type Expectation, WORDED_ERRORS, WORDED_P
 
 type Missing = NonNullable<Answer['missing']>
 
-/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
-export function sameAnswer(a: Answer | undefined, b: Answer | undefined): boolean {
-  return sameData(a, b)
-}
-
-function sameData(a: unknown, b: unknown): boolean {
+/** Whether two answers (or two parts of them) are the same: fields left out and fields undefined are alike. */
+export function sameAnswer(a: unknown, b: unknown): boolean {
   if (a === b) return true
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
   if (Array.isArray(a) !== Array.isArray(b)) return false
   const x = a as Record<string, unknown>
   const y = b as Record<string, unknown>
-  return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]))
+  return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameAnswer(x[k], y[k]))
 }
 
 const TLS_CODES =

@@ -15,7 +15,7 @@ export interface ServerKind {
   preflight(): Promise<GateOutcome | undefined>
   /** Starts the server or attaches to it, and says so: what the wait follows from then on. */
   launch(): LaunchedServer
-  /** Nothing will be launched (a refusal, a cancel, another endpoint's refusal): what the pre-flight opened is closed. */
+  /** Nothing will be launched (a refusal, a cancel): what the pre-flight opened is closed. */
   abandon(): void
 }
 
@@ -43,7 +43,7 @@ export interface LaunchedServer {
 export interface SavedServer {
   /** The process that the warning of a stop that fails names, where the state holds one. */
   readonly pid?: number
-  /** Stops it (cancelling the post step hurries it: SIGKILL at once, GPU memory not waited for) and says how it went, as a record; throws only for an error of the stop's own. */
+  /** Stops it and tells how, as a record (a cancel hurries it: SIGKILL at once); throws only for its own error. */
   stop(deps: JobEndDeps): Promise<JobEnd>
 }
 
