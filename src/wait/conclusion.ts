@@ -1,6 +1,6 @@
 /** What must happen once the wait is over, decided once for every front end. Pure: no I/O. */
 import { expectation } from '../facts/answer.js'
-import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
+import type { GateOutcome } from '../facts/outcome.js'
 import { smokeProblemMessage } from '../report/smoke-report.js'
 import type { Settings } from '../inputs/settings.js'
 import { jobEndState, serverEndState } from '../server/job-end.js'
@@ -41,13 +41,6 @@ export interface Verdict {
   title: string
 }
 
-/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
-const reportContext = (s: Settings, url: URL): ReportContext => ({
-  url,
-  expect: expectation(s),
-  timeoutMs: s.timeoutMs
-})
-
 /** Each endpoint's smoke test that could not measure throughput, in words. */
 function smokeProblems(outcome: GateOutcome): string | undefined {
   const fleet = outcome.results.length > 1
@@ -56,8 +49,6 @@ function smokeProblems(outcome: GateOutcome): string | undefined {
   )
   return messages.length === 0 ? undefined : messages.join('\n')
 }
-
-const smokeFailed = (r: TargetOutcome): boolean => r.smoke?.problem !== undefined
 
 export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusion {
   const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined
@@ -68,10 +59,12 @@ export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusi
         ...gateOutcome,
         ready: false,
         reason: 'smoke-failed',
-        results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
+        results: gateOutcome.results.map((r) =>
+          r.smoke?.problem !== undefined ? { ...r, ready: false, reason: 'smoke-failed' } : r
+        )
       }
     : gateOutcome
-  const context = reportContext(settings, outcome.url)
+  const context: ReportContext = { url: outcome.url, expect: expectation(settings), timeoutMs: settings.timeoutMs }
   const tail = outcome.ready ? undefined : outcome.server?.logTail
   const verdicts: Verdict[] = []
   if (smokeMessage !== undefined && !failSmoke)
