@@ -1,7 +1,4 @@
-/**
- * One answer of the server as data: what the settings expect, what the server said, and the judgement of it. The
- * words for people are made from these by src/report/answer-report.ts.
- */
+/** One answer of the server as data: what the settings expect, what it said, and the judgement (worded in report/). */
 import type { ModelMatchMode, Settings, StatusSet } from '../inputs/settings.js'
 
 export interface Expectation {
@@ -39,10 +36,7 @@ export type Reason =
   | 'port-busy'
   /** Before `start`, with `gpu-check: fail`: other processes hold memory on the server's GPUs; nothing was started. */
   | 'gpu-busy'
-  /**
-   * With `start`, `pid` or `container`: the answer (at the end of any redirect) came from a process that is not the
-   * watched server's.
-   */
+  /** With `start`, `pid` or `container`: the answer (after any redirect) came from a process not the server's. */
   | 'wrong-server'
   /** Ready, and with `smoke-test: fail-on-error` the smoke test could not measure throughput. */
   | 'smoke-failed'
@@ -60,10 +54,7 @@ type FatalReason = 'unauthorized' | 'tls' | 'ambiguous-model' | 'load-failed' | 
 export interface Assessment {
   /** `down`: no HTTP answer; `waiting`: answered, not ready; `fatal`: waiting longer cannot help. */
   state: 'down' | 'waiting' | 'ready' | 'fatal'
-  /**
-   * What the server said, as data: the wait loop compares these to tell a new answer from the same one, and the
-   * report words it (its one-line summary, and why it is not ready: the same for the same `answer`).
-   */
+  /** What the server said, as data: the loop tells a new answer from the same by it, and the report words it. */
   answer: Answer
   fatalReason?: FatalReason
   status?: number
@@ -78,24 +69,18 @@ export interface Assessment {
   candidates?: string[]
   /** How many listed ids contain `model`, when more than `candidates` holds. */
   candidateCount?: number
-  /**
-   * The state of the matched model when listed but not ready: `unloaded` where the server lists models it has
-   * not loaded and loads one only when asked (llama.cpp's router mode, LM Studio); `loading` while it loads.
-   */
+  /** A listed model not ready: `unloaded` where the engine loads one only when asked (llama.cpp router, LM Studio). */
   modelState?: 'loading' | 'unloaded'
   /** The first 200 characters of the body, for the failure message. */
   excerpt?: string
   /**
-   * The URL that answered, when redirects led elsewhere: the ownership check (`wrong-server`) asks who holds
-   * that URL's port, not the first URL's, so that a redirect to another local server is not the watched one's answer.
+   * The URL that answered, when redirects led elsewhere: `wrong-server` asks who holds its port, so that a redirect to
+   * another local server is not the watched one's answer.
    */
   answeredBy?: string
 }
 
-/**
- * An answer as data: exactly what its summary is made of (the expected model, text or pattern it lacks included),
- * so that two answers are the same (`sameAnswer`) when, and only when, they would be told the same way.
- */
+/** An answer as data: exactly what its summary is made of, so that two are the same when they are told the same. */
 export interface Answer {
   state: Assessment['state']
   status?: number

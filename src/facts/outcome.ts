@@ -13,10 +13,7 @@ export interface ServerFacts {
   container?: string
   /** With `container`: the engine's socket, for the job-end step. */
   dockerSocket?: string
-  /**
-   * With `start`: the launched process's start time (`/proc/<pid>/stat` field 22), the boot it started in, and
-   * the run marker its environment carries (`WAIT_FOR_MODEL_RUN`): the job-end step stops by them, and only them.
-   */
+  /** With `start`: its start time (/proc stat field 22), boot and run marker: the job-end step stops by them. */
   startTicks?: number
   bootId?: string
   runMarker?: string
@@ -29,16 +26,10 @@ export interface ServerFacts {
   env?: EnvEntry[]
   /** `env-report` was asked for, and the server's environment could not be read (it had exited, or no /proc). */
   envUnreadable?: boolean
-  /**
-   * `env-report`: the process whose environment `env` is. The one listening on the URL's port (`envPort`) where
-   * one of the server's processes does; else the launched (or watched) process, as `pid`.
-   */
+  /** Whose environment `env` is: the listener on the URL's port (`envPort`), else the launched process. */
   envPid?: number
   envPort?: number
-  /**
-   * The listener is another process than the one launched (a shell, a wrapper, `srun`): the launched one's
-   * report, and the variables `env-report` names whose values differ between the two (none: the same).
-   */
+  /** The listener is not the launched process (a shell, `srun`): the launched one's report, the names that differ. */
   launchedEnv?: { pid: number; env?: EnvEntry[]; differs: string[] }
   /** The log's last lines, on failure; undefined when the log does not exist. */
   logTail?: LogLine[]

@@ -33,16 +33,10 @@ export interface Outcome {
   generationMs?: number
   /** Set when the wait was halted (server exited, log error, cancelled). */
   halt?: Halt
-  /**
-   * The engine's own readiness answer required beside the model list (`request`, e.g. `SGLang GET /health`), when
-   * the model was first listed and when that answer first said ready.
-   */
+  /** The engine's own readiness route (`SGLang GET /health`): when the model was listed, and when it said ready. */
   engineReadiness?: { request: string; listedMs?: number; readyMs?: number }
   timeline: TimelineEntry[]
-  /**
-   * On the clock's scale: when the answers first said ready (the first of those in a row that made it ready), and
-   * when the last answer that said not ready was asked for. The server turned ready between the two.
-   */
+  /** On the clock's scale: it turned ready after the last "not ready" probe went out, by the first ready answer. */
   readySeenAt?: number
   notReadySentAt?: number
 }

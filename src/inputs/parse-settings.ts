@@ -88,8 +88,6 @@ export function parseSettings(
     ...server,
     ...history,
     servers,
-    // every endpoint of a fleet must be ready
-    fleetMinReady: urls.length,
     intervalMs,
     timeoutMs,
     headers,

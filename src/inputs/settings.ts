@@ -13,7 +13,7 @@ export interface Target {
 }
 
 /** `adaptive`: dense near the expected ready moment, sparse far from it; `fixed`: one probe every `interval`. */
-export type ScheduleMode = 'adaptive' | 'fixed'
+type ScheduleMode = 'adaptive' | 'fixed'
 
 /** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
 export const MODEL_MATCH_MODES = ['auto', 'exact'] as const
@@ -61,8 +61,6 @@ export interface ProbeSettings {
 
 /** How long the wait lasts and how its probes are spaced. */
 interface WaitSettings {
-  /** How many of the endpoints must be ready: all of them. */
-  fleetMinReady: number
   intervalMs: number
   timeoutMs: number
 }

@@ -102,14 +102,7 @@ export const gateLines = {
   requestHeaders: (names: string[]): string => `request headers: ${names.join(', ')} (values not shown)`,
   noLog: (path: string): string => `The server log ${path} does not exist.`,
   /** Why the other endpoints of a fleet stop waiting. */
-  fleetStopped: (url: URL, reason: string): string => `${url.href} can no longer become ready (${reason})`,
-  /** Why a fleet with `fleet-min-ready` stops waiting for the endpoints not yet ready. */
-  fleetEnough: (ready: number, size: number, minReady: number): string =>
-    `not waited for any longer: ${ready} of ${size} endpoints are ready (fleet-min-ready: ${minReady})`,
-  /** Why the others stop when failures leave too few endpoints to be ready (`fleet-min-ready`). */
-  fleetShort: (url: URL, reason: string, failed: number, size: number, minReady: number): string =>
-    `${url.href} can no longer become ready (${reason}): ${failed} of ${size} endpoints have failed, ` +
-    `so fewer than fleet-min-ready (${minReady}) can be ready`
+  fleetStopped: (url: URL, reason: string): string => `${url.href} can no longer become ready (${reason})`
 }
 
 /** Why an endpoint of a fleet of servers started nothing: another endpoint's pre-flight refused its server. */

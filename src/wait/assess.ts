@@ -1,7 +1,4 @@
-/**
- * Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. The judgement is
- * data (src/facts/answer.ts); src/report/answer-report.ts words it.
- */
+/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now (as data). */
 import { testWithin } from '../runtime/bounded-regex.js'
 import { readModelList } from '../engines/model-lists.js'
 import { matchKind, matchModel } from '../engines/match.js'
@@ -12,18 +9,14 @@ import { type Answer, type Assessment, type Expectation, WORDED_ERRORS, WORDED_P
 
 type Missing = NonNullable<Answer['missing']>
 
-/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
-export function sameAnswer(a: Answer | undefined, b: Answer | undefined): boolean {
-  return sameData(a, b)
-}
-
-function sameData(a: unknown, b: unknown): boolean {
+/** Whether two answers (or two parts of them) are the same: fields left out and fields undefined are alike. */
+export function sameAnswer(a: unknown, b: unknown): boolean {
   if (a === b) return true
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
   if (Array.isArray(a) !== Array.isArray(b)) return false
   const x = a as Record<string, unknown>
   const y = b as Record<string, unknown>
-  return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]))
+  return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameAnswer(x[k], y[k]))
 }
 
 const TLS_CODES =
@@ -105,10 +98,7 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
   return judged({ state: 'ready', ...answered }, { modelId, modelMatch })
 }
 
-/**
- * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
- * 400 page (`wrong version number`, or `packet length too long` from some servers).
- */
+/** OpenSSL's words when a plain HTTP server answers a TLS hello (`wrong version number`, `packet length too long`). */
 const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/
 
 function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessment {
@@ -137,10 +127,7 @@ function assessError(result: Extract<ProbeResult, { kind: 'error' }>): Assessmen
   return judged({ state, status: result.status, error, proxy, said })
 }
 
-/**
- * Whether the report tells an error code in words of its own (else the answer quotes its message): a proxy's
- * (`viaProxy`: a `PROXY_<code>`) by what the proxy did, or failing that by the code's own words.
- */
+/** Whether the report words an error code itself (else it quotes the message); a proxy's by what the proxy did. */
 function hasWords(code: string, viaProxy: boolean): boolean {
   const worded = (codes: readonly string[], c: string): boolean => codes.includes(c)
   if (!viaProxy) return worded(WORDED_ERRORS, code)
@@ -154,8 +141,5 @@ const MAX_NAMED_MODELS = 10
 const MAX_CANDIDATES = 20
 const MAX_ID_CHARS = 200
 
-/**
- * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
- * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
- */
+/** Model ids kept past the probe: 40,000 listed by each of a fleet's servers must not make an output of megabytes. */
 const MAX_KEPT_MODELS = 1000

@@ -1,7 +1,6 @@
 /**
- * A cancel is a cancel: a job cancelled at any moment before its outputs are written ends `reason=cancelled`,
- * whatever the wait had found by then (a ready server whose smoke test was cut short, a timeout whose diagnostics
- * were running). Ready means ready, and a run the job gave up on is not one a later step may trust.
+ * A job cancelled at any moment before its outputs are written ends `reason=cancelled`, whatever the wait had found:
+ * a run the job gave up on is not one a later step may trust.
  */
 import { endpointsOf, type Settings } from '../inputs/settings.js'
 import type { Halt } from '../facts/halt.js'
@@ -45,10 +44,7 @@ export function cancelledBeforeWait(settings: Settings, signal: NodeJS.Signals, 
   return { ...results[0], results }
 }
 
-/**
- * The conclusion once the front end's own work after the wait is done (the diagnostics): concluded again as
- * cancelled when `cancel` came meanwhile, so that the outputs and the summary, written next, say so.
- */
+/** Concluded again as cancelled when `cancel` came during the front end's work after the wait (the diagnostics). */
 export function concludedSince(
   next: Conclusion,
   settings: Settings,

@@ -1,8 +1,4 @@
-/**
- * States that waiting cannot change, as decisions on the loop's answers: a one-model engine listing another model
- * (`wrong-model`), and an engine whose generations keep answering its own dead-engine error (`engine-dead`).
- * Each turns the answer that settles it into a fatal one; the loop then ends with its reason.
- */
+/** States waiting cannot change (`wrong-model`, `engine-dead`): each turns the answer that settles it fatal. */
 import { nearestModel } from '../engines/match.js'
 import { DEAD_ANSWERS_IN_A_ROW } from '../engines/readiness.js'
 import type { Assessment } from '../facts/answer.js'
@@ -13,9 +9,8 @@ export interface WrongModelWatch {
 }
 
 /**
- * `afterMs` (0: never) of the same list without `model`, counted from its first such answer,
- * from an engine that `servesOneModel()` says serves the models it was started with (vLLM, SGLang, TGI,
- * llama.cpp outside router mode). A list that changes, or an engine not known to serve one model, starts over.
+ * `afterMs` (0: never) of the same list without `model` from an engine that serves only the models it was started
+ * with (vLLM, SGLang, TGI, llama.cpp outside router mode); a list that changes starts over.
  */
 export function wrongModelWatch(afterMs: number, servesOneModel: () => boolean): WrongModelWatch {
   let since: { at: number; list: string } | undefined

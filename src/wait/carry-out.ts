@@ -1,7 +1,6 @@
 /**
- * Carries a conclusion out, in the one order both front ends keep: the final line, the server log's tail, the
- * diagnostics, then (concluded again as cancelled if a cancel came meanwhile) the outputs and the summary, and
- * last the warnings and failures. The medium is the front end's: the runner's commands, or a shell's streams.
+ * Carries a conclusion out in the one order both front ends keep: final line, log tail, diagnostics, then (cancelled
+ * if a cancel came meanwhile) outputs and summary, last the verdicts; the medium is the runner's or a shell's.
  */
 import type { Settings } from '../inputs/settings.js'
 import type { Outputs } from '../report/outputs.js'

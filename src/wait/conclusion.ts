@@ -1,10 +1,6 @@
-/**
- * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
- * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
- * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
- */
+/** What must happen once the wait is over, decided once for every front end. Pure: no I/O. */
 import { expectation } from '../facts/answer.js'
-import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
+import type { GateOutcome } from '../facts/outcome.js'
 import { smokeProblemMessage } from '../report/smoke-report.js'
 import type { Settings } from '../inputs/settings.js'
 import { jobEndState, serverEndState } from '../server/job-end.js'
@@ -26,15 +22,9 @@ export interface Conclusion {
   logTail?: { title: string; lines: string[] }
   /** Commands to run to explain a failure, in order (none when ready or cancelled). */
   diagnostics: readonly string[]
-  /**
-   * What the run says last, in order: a smoke test that could not measure throughput (`smoke-test: true`: a
-   * warning, the wait stays ready), a wait that was not ready, a regression with `fail-on-regression: true`.
-   */
+  /** Said last, in order: a smoke test that could not measure (a warning), not ready, a regression. */
   verdicts: Verdict[]
-  /**
-   * The outcome as judged: the gate's, unless a smoke test with `smoke-test: fail-on-error` could not measure
-   * throughput (then not ready, reason smoke-failed). The front ends' job summary describes this one.
-   */
+  /** The outcome as judged: not ready (`smoke-failed`) where `smoke-test: fail-on-error` could not measure. */
   outcome: GateOutcome
   /** 0 unless something above fails the run. */
   exitCode: 0 | 1
@@ -51,13 +41,6 @@ export interface Verdict {
   title: string
 }
 
-/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
-const reportContext = (s: Settings, url: URL): ReportContext => ({
-  url,
-  expect: expectation(s),
-  timeoutMs: s.timeoutMs
-})
-
 /** Each endpoint's smoke test that could not measure throughput, in words. */
 function smokeProblems(outcome: GateOutcome): string | undefined {
   const fleet = outcome.results.length > 1
@@ -66,8 +49,6 @@ function smokeProblems(outcome: GateOutcome): string | undefined {
   )
   return messages.length === 0 ? undefined : messages.join('\n')
 }
-
-const smokeFailed = (r: TargetOutcome): boolean => r.smoke?.problem !== undefined
 
 export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusion {
   const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined
@@ -78,10 +59,12 @@ export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusi
         ...gateOutcome,
         ready: false,
         reason: 'smoke-failed',
-        results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
+        results: gateOutcome.results.map((r) =>
+          r.smoke?.problem !== undefined ? { ...r, ready: false, reason: 'smoke-failed' } : r
+        )
       }
     : gateOutcome
-  const context = reportContext(settings, outcome.url)
+  const context: ReportContext = { url: outcome.url, expect: expectation(settings), timeoutMs: settings.timeoutMs }
   const tail = outcome.ready ? undefined : outcome.server?.logTail
   const verdicts: Verdict[] = []
   if (smokeMessage !== undefined && !failSmoke)

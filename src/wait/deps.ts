@@ -10,7 +10,7 @@ import type { ReadinessPace } from './engine-readiness.js'
 import type { Halt } from '../facts/halt.js'
 import type { TrackerEvent } from '../startup/phases.js'
 import type { Halter } from '../runtime/halter.js'
-import type { Outcome } from '../facts/wait.js'
+import type { TargetOutcome } from '../facts/outcome.js'
 
 export interface GateDeps {
   clock: Clock
@@ -43,16 +43,12 @@ export const withDefaults = (gateDeps: GateDeps): Deps => ({
   env: gateDeps.env ?? process.env
 })
 
-/**
- * One server's wait, as its endpoints share it: its halter, port poller, log, startup profile, the pace of its
- * engine's readiness routes and its history's expectation.
- */
+/** One server's wait, as its endpoints share it. */
 export interface ServerWait {
   settings: Settings
   /** Collects what the answers' bodies leave, for every HTTP client of every endpoint. */
   collector: BodyCollector
   deps: Deps
-  halter: Halter<Halt>
   ports: PortPoller
   log?: LogFollower
   profile: StartupProfile
@@ -72,13 +68,9 @@ export interface ServerWait {
   usualAnsweringMs?: number
 }
 
-/**
- * One endpoint's own part of its server's wait: its halter (the server's, or one of its own under it when the
- * server has several endpoints), what starts each of its lines (`[url] ` then), and where its own end is told (not
- * one a halt made), so that the others' waits may end for it (`fleet-min-ready`).
- */
+/** One endpoint's part of its server's wait: its halter, its lines' prefix, and where its end is told. */
 export interface EndpointPart {
   halter: Halter<Halt>
   prefix: string
-  settled?(url: URL, outcome: Outcome): void
+  settled(outcome: Pick<TargetOutcome, 'url' | 'ready' | 'reason'>): void
 }

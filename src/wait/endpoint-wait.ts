@@ -6,10 +6,9 @@ import { engineOfModelList } from '../engines/log-markers.js'
 import type { Engine } from '../engines/index.js'
 import { loadRequest } from '../engines/load.js'
 import { loadAskedText, partialMatchText, wakeAskedText } from '../report/lifecycle-report.js'
-import { createHttpClient, createProber, type ProbeOptions, type ProbeResult } from '../http/probe.js'
+import { createHttpClient, createProber, type ProbeResult } from '../http/probe.js'
 import { eventLine, probeLine } from '../report/progress.js'
-import type { Settings, Target } from '../inputs/settings.js'
-import type { BodyCollector } from '../runtime/memory.js'
+import type { Target } from '../inputs/settings.js'
 import { waitForModel } from './loop.js'
 import { type Assessment, expectation } from '../facts/answer.js'
 import type { TargetOutcome } from '../facts/outcome.js'
@@ -23,7 +22,9 @@ export async function waitForEndpoint(
 ): Promise<TargetOutcome> {
   const { settings, deps, log, profile } = server
   const { clock } = deps
-  const tls = clientSettings(settings, server.collector)
+  // what every HTTP client of a wait shares: TLS settings, the secrets to mask, the collection of their bodies
+  const { caCert, insecureTls, secrets } = settings
+  const tls = { caCert, insecureTls, secrets, collector: server.collector }
   // the deadline counts from the wait's start (the action's: its process start); what is left of it bounds the
   // wake-up and the load requests, which may take it all (the weights go back to the GPU meanwhile)
   const waitStart = deps.startedAt ?? clock.now()
@@ -84,17 +85,7 @@ export async function waitForEndpoint(
   }
   try {
     const outcome = await waitForModel(
-      {
-        expect: expectation(settings),
-        intervalMs: settings.intervalMs,
-        timeoutMs: settings.timeoutMs,
-        requestTimeoutMs: settings.requestTimeoutMs,
-        successThreshold: settings.successThreshold,
-        progressIntervalMs: settings.progressIntervalMs,
-        schedule: settings.schedule,
-        once: deps.once,
-        wrongModelAfterMs: settings.wrongModelAfterMs
-      },
+      { ...settings, expect: expectation(settings), once: deps.once },
       {
         probe,
         generate: generator ? generator.generate : undefined,
@@ -109,9 +100,9 @@ export async function waitForEndpoint(
         halter,
         portWatch: deps.once ? undefined : server.ports.watchFor(url),
         readyLine: server.readyLine,
+        logLines: server.logLines,
         readyAt: server.readyAt,
         usualAnsweringMs: server.usualAnsweringMs,
-        logLines: server.logLines,
         clock,
         startedAt: deps.startedAt,
         onEvent: (e) => {
@@ -122,8 +113,7 @@ export async function waitForEndpoint(
         }
       }
     )
-    // its own end, not a halt's: the others' waits may end for it
-    if (halter.halted === undefined) settled?.(url, outcome)
+    settled({ ...outcome, url })
     // ready on a listed id that only contains `model` (`model-match: partial`): said, as it may be another version
     const matched = outcome.ready ? outcome.last : undefined
     if (matched?.modelMatch === 'partial' && settings.model !== undefined && matched.modelId !== undefined)
@@ -133,17 +123,3 @@ export async function waitForEndpoint(
     await Promise.all([prober.close(), generator?.close(), readiness.close(), loader?.close()])
   }
 }
-
-/**
- * What every HTTP client of a wait shares: its TLS settings, the secrets to mask in answers as they arrive, and
- * the collection of what their bodies leave.
- */
-const clientSettings = (
-  { caCert, insecureTls, secrets }: Settings,
-  collector: BodyCollector
-): Pick<ProbeOptions, 'caCert' | 'insecureTls' | 'secrets' | 'collector'> => ({
-  caCert,
-  insecureTls,
-  secrets,
-  collector
-})

@@ -1,8 +1,6 @@
 /**
- * An endpoint's engine's own word on readiness (src/engines/readiness.ts): its readiness routes asked in order
- * once the model is listed, paced as each route needs (SGLang's /health: one at a time, once a second at most, for
- * all the endpoints of one server); `load: true` waking a sleeping engine; a failed load (Triton's repository
- * index) and a dead engine core told as fatal answers.
+ * An engine's own word on readiness once the model is listed: its readiness routes, paced per server (SGLang's
+ * /health: one at a time, once a second at most); `load` waking a sleeping engine; a failed load, a dead core.
  */
 import { assess } from './assess.js'
 import type { GenerationCheck } from './generation-check.js'

@@ -1,8 +1,6 @@
 /**
- * The whole wait, from settings to outcome, shared by every front end (the action, the CLI): each server's wait
- * (server-wait.ts), at once, and their tally. A fleet's servers (one per `url` line) are launched, followed,
- * watched, reported and recorded each as if it were alone, their lines told with their URL; one that can no longer
- * become ready (or, with `fleet-min-ready`, too many such) ends the others' waits at once, and so do enough ready ones.
+ * The whole wait, from settings to outcome, for every front end: each server's wait at once, and their tally; one
+ * that can no longer become ready ends the others' waits.
  */
 import { endpointsOf, type Server, type Settings } from '../inputs/settings.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
@@ -42,7 +40,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
   }
   if (!fleet) return waitForServer(kinds[0], servers[0], settings, deps)
   const stops = servers.map(() => new Halter<Halt>())
-  const tally = fleetStops(stops, settings.fleetMinReady)
+  const tally = fleetStops(stops)
   const ended = await Promise.allSettled(
     servers.map((server, i) =>
       waitForServer(kinds[i], server, settings, serverDeps[i], {
@@ -61,7 +59,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
   const outcomes = ended.map((e) => (e as PromiseFulfilledResult<GateOutcome>).value)
   // each server's own outcome, its facts and profile included
   const results = outcomes.map(({ results: _, ...own }): TargetOutcome => own)
-  const last = reportedEndpoint(results, tally.halted, settings.fleetMinReady)
+  const last = reportedEndpoint(results, tally.halted)
   return { ...last, results, models: [...new Set(results.flatMap((r) => r.models))] }
 }
 

@@ -8,32 +8,22 @@ import type { PortWatch } from '../http/port-watch.js'
 import type { ProbeResult } from '../http/probe.js'
 import type { Clock } from '../runtime/clock.js'
 import type { Halter } from '../runtime/halter.js'
+import type { Settings } from '../inputs/settings.js'
+import type { ServerWait } from './deps.js'
 import { clip } from '../runtime/text.js'
 import { nextProbeAt, probeOnLogLines } from './schedule.js'
 import { deadEngineStreak, wrongModelWatch } from './cannot-change.js'
-import type { ScheduleMode } from '../inputs/settings.js'
 
-export interface WaitOptions {
-  expect: Expectation
-  intervalMs: number
-  timeoutMs: number
-  requestTimeoutMs: number
-  successThreshold: number
-  progressIntervalMs: number
-  /** How probes are spaced while the server answers but is not ready (see schedule.ts); `fixed` when not given. */
-  schedule?: ScheduleMode
-  /** A one-shot check: the first answer decides (no second probe, no sleep); not ready ends it with reason=timeout. */
-  once?: boolean
-  /** A one-model engine listing another model this long ends the wait; 0 or absent: never. */
-  wrongModelAfterMs?: number
-}
+/** The settings the loop keeps to, and `once`: the first answer decides (not ready ends it with reason=timeout). */
+export type WaitOptions = Pick<
+  Settings,
+  'intervalMs' | 'timeoutMs' | 'requestTimeoutMs' | 'progressIntervalMs' | 'wrongModelAfterMs'
+> & { expect: Expectation; once?: boolean }
 
-export interface WaitDeps {
+/** What the loop asks and is told; what the server's log and history tell, as its server's wait has it. */
+export interface WaitDeps extends Partial<Pick<ServerWait, 'readyLine' | 'logLines' | 'readyAt' | 'usualAnsweringMs'>> {
   probe(timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult>
-  /**
-   * The engine's own readiness answer (SGLang's /health), asked once the model is listed, before any generation:
-   * ready only when it says so. Undefined from it: this engine needs none (or is not known yet).
-   */
+  /** The engine's own readiness route (SGLang's /health) once the model is listed; undefined: it needs none. */
   engineReady?(
     modelId: string | undefined,
     timeoutMs: number,
@@ -51,24 +41,13 @@ export interface WaitDeps {
   halter?: Halter<Halt>
   /** While connections are refused, wakes the loop as soon as the port opens. */
   portWatch?: PortWatch
-  /** Resolves when the server's log says it is ready (or when `signal` aborts): the next probe goes out at once. */
-  readyLine?(signal: AbortSignal): Promise<void>
-  /** When the server is expected ready (its log's progress, earlier runs), on the clock's scale; undefined: unknown. */
-  readyAt?(now: number): number | undefined
-  /** How long earlier runs answered HTTP before they were ready (history), when known. */
-  usualAnsweringMs?: number
-  /** Resolves when the server's log has new lines (or when `signal` aborts): the next probe goes out soon. */
-  logLines?(signal: AbortSignal): Promise<void>
   clock: Clock
   /** When the wait counts from (defaults to now): the action passes its process start. */
   startedAt?: number
   onEvent?(event: WaitEvent): void
 }
 
-/**
- * A timeline keeps this many first and this many last changes, and counts those between: a model list that
- * changes on every probe must not grow memory, the log and the summary without limit.
- */
+/** A timeline keeps this many first and last changes: a list changing on every probe must not grow it without limit. */
 export const TIMELINE_ENDS = 20
 
 function addChange(timeline: TimelineEntry[], entry: TimelineEntry): void {
@@ -85,7 +64,6 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
   const deadline = start + opts.timeoutMs
   const timeline: TimelineEntry[] = []
   let attempts = 0
-  let streak = 0
   let last: Assessment | undefined
   let models: string[] = []
   let firstResponseMs: number | undefined
@@ -120,7 +98,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     timeline,
     ...(reason === 'ready' ? { readySeenAt, notReadySentAt } : {})
   })
-  const wrongModel = wrongModelWatch(opts.wrongModelAfterMs ?? 0, () => deps.servesOneModel?.() ?? false)
+  const wrongModel = wrongModelWatch(opts.wrongModelAfterMs, () => deps.servesOneModel?.() ?? false)
   const deadStreak = deadEngineStreak()
   const halted = (): Halt | undefined => deps.halter?.halted
   const signal = deps.halter?.signal
@@ -153,7 +131,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     }
     const failedBefore = generationFailed
     generationFailed = false
-    if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
+    if (assessment.state === 'ready' && deps.generate) {
       const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()))
       const check = await deps.generate(assessment.modelId, generationBudgetMs, signal)
       if ((halt = halted())) return finish(halt.reason, halt)
@@ -194,10 +172,11 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     last = assessment
 
     if (assessment.state === 'fatal') return finish(assessment.fatalReason ?? 'timeout')
-    streak = assessment.state === 'ready' ? streak + 1 : 0
-    if (streak === 1) readySeenAt = now
-    if (streak === 0) notReadySentAt = sentAt
-    if (streak >= opts.successThreshold) return finish('ready')
+    if (assessment.state === 'ready') {
+      readySeenAt = now
+      return finish('ready')
+    }
+    notReadySentAt = sentAt
     if (opts.once) return finish(generationFailed ? 'generation-failed' : 'timeout')
 
     const { refused } = probed
@@ -213,7 +192,6 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     } else {
       answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined
       const next = nextProbeAt({
-        mode: opts.schedule ?? 'fixed',
         intervalMs: opts.intervalMs,
         sentAt,
         now,
@@ -236,10 +214,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
 
 const MIN_PROBE_GAP_MS = 50
 
-/**
- * An answer as the timeline keeps it: the ids it names cut as its words cut them. The timeline keeps up to
- * 2 × TIMELINE_ENDS + 1 answers, and a list of long ids changing on every probe must not keep each id whole in each.
- */
+/** An answer as the timeline keeps it: the ids it names cut as its words cut them. */
 function keptAnswer(answer: Answer): Answer {
   const nested = (n: { request: string; answer: Answer } | undefined) => n && { ...n, answer: keptAnswer(n.answer) }
   return {
@@ -251,9 +226,8 @@ function keptAnswer(answer: Answer): Answer {
 }
 
 /**
- * One probe, judged. Only the judgement and the few facts the schedule needs leave this function: the answer
- * itself (up to 1 MiB of text and its parsed JSON) must not stay reachable through the loop's sleep, or a fleet
- * of servers answering near the cap would hold one such answer each until its next probe.
+ * One probe, judged. Only the judgement leaves: the answer (up to 1 MiB and its JSON) must not stay reachable
+ * through the loop's sleep, once per server of a fleet.
  */
 async function probeOnce(
   deps: WaitDeps,

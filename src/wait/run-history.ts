@@ -1,8 +1,4 @@
-/**
- * History around one wait (the run's history): before it, the earlier runs with this key (and what they lead us to
- * expect); after it, this run against them (regression, environment drift) and this run appended. History never
- * fails a wait: a location that cannot be used turns it off with a notice.
- */
+/** History around one wait: earlier runs before it, this run against them and recorded after; never fails a wait. */
 import type { UsualStartup } from '../startup/eta.js'
 import type { RunRecord } from '../history/record.js'
 import { envDrift, regression, throughputRegression, usualStartup } from '../history/stats.js'
@@ -49,11 +45,9 @@ export function loadHistory(file: string | undefined, key: string, offNotice?: s
 }
 
 /**
- * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
- * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
- * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
- * against `throughputThresholdPercent`. A cancel (`signal`) while it waits for the lock ends the wait at once, and the
- * run is not recorded: the gate then ends the run cancelled, and a ready line for it would be a false one.
+ * Compares the finished run (startup and decode rate) with the earlier ones, then appends it, waiting for the
+ * file's lock at most `lockWaitMs`. A regression needs `minRuns` earlier runs: against one, a cold page cache beside
+ * a warm one is a regression every time. A cancel while it waits for the lock leaves the run unrecorded.
  */
 export async function recordRun(
   history: RunHistory,
@@ -61,7 +55,6 @@ export async function recordRun(
   thresholdPercent: number,
   minRuns: number,
   lockWaitMs?: number,
-  throughputThresholdPercent = 15,
   signal?: AbortSignal
 ): Promise<RunFindings> {
   const r = regression(history.earlier, run)
@@ -83,17 +76,14 @@ export async function recordRun(
     drift: drift.length ? driftWarning(drift) : undefined,
     usualDecodeTokensPerSecond: slower?.usual,
     throughputRegression:
-      slower !== undefined && slower.runs >= minRuns && slower.percentBelow > throughputThresholdPercent
+      slower !== undefined && slower.runs >= minRuns && slower.percentBelow > thresholdPercent
         ? throughputRegressionText(slower)
         : undefined,
     notices
   }
 }
 
-/**
- * The earlier runs of this server's key, its notices and warnings said. A `history-key` that was given is each
- * fleet server's own, by its URL.
- */
+/** The earlier runs of this server's key (a fleet's servers each their own), its notices said. */
 export function openHistory(settings: Settings, server: Server, deps: Deps): RunHistory {
   const auto = settings.historyFile === HISTORY_AUTO
   const urls = server.targets.map((t) => t.url.href).join('\n')
@@ -127,10 +117,7 @@ interface Settling {
   readyAt: number
 }
 
-/**
- * The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then
- * recorded, unless a cancel comes first (`deps.cancel`, also while the history's lock is waited for).
- */
+/** This run against the earlier ones (regression, changed environment), then recorded unless a cancel comes first. */
 export async function finishHistory({
   settings,
   outcome,
@@ -169,7 +156,6 @@ export async function finishHistory({
     settings.regressionThresholdPercent,
     settings.regressionMinRuns,
     settings.timeoutMs - outcome.elapsedMs,
-    settings.regressionThresholdPercent,
     deps.cancel?.signal
   )
   if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression, 'regression')
@@ -182,10 +168,7 @@ export async function finishHistory({
 
 const round1 = (x: number): number => Math.round(x * 10) / 10
 
-/**
- * The `env-report` snapshot as the history keeps it: a credential never as its value, but as a keyed hash
- * (history/fingerprint.ts), so that a changed one is still told; unset variables are absent.
- */
+/** The `env-report` as history keeps it: a credential as a keyed hash, so that a change is still told. */
 function envRecord(entries: readonly EnvEntry[], history: RunHistory): Record<string, string> {
   let key: Buffer | undefined | null = null
   const masked = (e: EnvEntry): string => {

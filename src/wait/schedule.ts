@@ -1,13 +1,9 @@
 /**
- * When the next HTTP probe goes out while the server answers but is not ready yet (503 while loading, a list
- * without the model, /health 503 through a warm-up). Pure: a function of the state the loop hands it, so that it is
- * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
+ * When the next HTTP probe goes out while the server answers but is not ready. Pure, for a fake clock. Refused
+ * connections are not its concern: the port watch stands in for probes then.
  */
 
-import type { ScheduleMode } from '../inputs/settings.js'
-
 export interface ScheduleState {
-  mode: ScheduleMode
   /** The longest gap between two probes. */
   intervalMs: number
   /** When the last probe went out, and when its answer came back (now). */
@@ -15,10 +11,7 @@ export interface ScheduleState {
   now: number
   /** When the server first answered over HTTP without being ready, undefined while it has not. */
   answeringSince?: number
-  /**
-   * When its log says it is expected ready (its ready line, its phase's progress against earlier runs), undefined:
-   * unknown. It may bring probes forward, never put them off (see `adaptiveGap`).
-   */
+  /** When its log says it is expected ready: it may bring probes forward, never put them off. */
   readyAt?: number
   /** How long earlier runs answered before they were ready (history): the estimate when `readyAt` is unknown. */
   usualAnsweringMs?: number
@@ -29,17 +22,10 @@ export interface ScheduleState {
 
 /** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
 export const DENSE_MS = 200
-/**
- * How far before the expected moment dense probes begin: a share of the expected load (its length varies from run
- * to run by about that much), and at least half a second (the estimate itself is known to a tenth of a second).
- */
+/** Dense probes begin a share of the expected load before it (it varies by that much), at least half a second. */
 export const LEAD_MIN_MS = 500
 const LEAD_SHARE = 0.2
-/**
- * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
- * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
- * the load, and the requests grow with its logarithm, not its length.
- */
+/** Without an expected moment the gap is a quarter of the load so far: the lag stays a share of it. */
 export const BACKOFF_SHARE = 0.25
 /** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
 const MIN_GAP_MS = 50
@@ -47,7 +33,7 @@ const MIN_GAP_MS = 50
 /** The moment the next probe goes out (never past the deadline). */
 export function nextProbeAt(s: ScheduleState): number {
   const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4)
-  const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s)
+  const pace = s.sentAt + adaptiveGap(s)
   // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
   return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline)
 }
@@ -77,11 +63,8 @@ function gapBy(s: ScheduleState, answeringSince: number, readyAt: number | undef
 }
 
 /**
- * The least time between a probe and the next one a burst of new log lines brings forward. Lines come in bursts
- * as an engine moves from one step to the next, and the last step's burst is its ready line, whatever its words:
- * a probe soon after each sees a server that turned ready without a line we recognise within this time. Spaced so
- * that a progress bar redrawn all through a long load costs at most five requests a second, each a few
- * microseconds' work for the server.
+ * The least gap before a probe brought forward by new log lines: the last burst of an engine's start is its ready
+ * line, whatever its words; a progress bar redrawn all through a load costs at most five requests a second.
  */
 export const LOG_BURST_GAP_MS = 200
 

@@ -1,7 +1,4 @@
-/**
- * One server's wait, from its kind's pre-flight to the outcome: launch, follow its log, its endpoints' waits, after the wait
- * (who answered, GPU memory, environment), the smoke test, its history. The gate runs it once per server.
- */
+/** One server's wait: launch, follow its log, its endpoints' waits, after the wait, the smoke test, its history. */
 import { setMaxListeners } from 'node:events'
 import { PortPoller } from '../http/port-watch.js'
 import { setUpUndici } from '../http/undici-parts.js'
@@ -15,9 +12,9 @@ import { expectation } from '../facts/answer.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import type { Halt } from '../facts/halt.js'
 import { Halter } from '../runtime/halter.js'
-import type { Deps, EndpointPart, ServerWait } from './deps.js'
+import type { Deps, ServerWait } from './deps.js'
 import { finishHistory, openHistory } from './run-history.js'
-import type { LogFollower, LogLine } from '../server/log-follower.js'
+import type { LogLine } from '../server/log-follower.js'
 import type { TrackerEvent } from '../startup/phases.js'
 import { waitForEndpoint } from './endpoint-wait.js'
 import { fleetStops, reportedEndpoint } from './fleet-tally.js'
@@ -28,10 +25,7 @@ import type { Clock } from '../runtime/clock.js'
 import type { LaunchedServer, ServerKind } from './servers/kind.js'
 import { asCancelled } from './cancelled.js'
 
-/**
- * A server of a fleet: halting `stop` ends its wait as the fleet decides, and `settled` hears how it ended, before
- * any smoke test.
- */
+/** A server of a fleet: halting `stop` ends its wait as the fleet decides; `settled` hears how it ended. */
 export interface FleetMember {
   stop: Halter<Halt>
   settled(outcome: TargetOutcome): void
@@ -71,7 +65,6 @@ export async function waitForServer(
       settings,
       collector: createBodyCollector(),
       deps,
-      halter,
       ports,
       log,
       profile,
@@ -83,13 +76,24 @@ export async function waitForServer(
       readyAt: (now) => profile.readyAt(now),
       usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000
     }
-    const endpoints = endpointParts(server, settings, halter)
+    // each endpoint a halter of its own under the server's, so that one that fails ends the others' waits
+    const fleet = server.targets.length > 1
+    const halters = fleet ? server.targets.map(() => halter.child()) : [halter]
+    const endpoints = fleetStops(halters)
     const waited = launched.whoAnswered(
-      await Promise.all(server.targets.map((t, i) => waitForEndpoint(t, serverWait, endpoints.of(i))))
+      await Promise.all(
+        server.targets.map((t, i) =>
+          waitForEndpoint(t, serverWait, {
+            halter: halters[i],
+            prefix: fleet ? `[${t.url.href}] ` : '',
+            settled: (outcome) => endpoints.settled(i, outcome)
+          })
+        )
+      )
     )
     // The lines written up to now end the startup's last phase (a ready line just before the port opened).
     if (log !== undefined) readLines(log.poll())
-    const last = reportedEndpoint(waited, endpoints.halted, settings.fleetMinReady)
+    const last = reportedEndpoint(waited, endpoints.halted)
     member?.settled(last)
     const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() })
     await launched.afterWait(last.ready, readyAt)
@@ -99,12 +103,7 @@ export async function waitForServer(
     const results = smoke
       ? await smokeEndpoints(waited, settings, { clock, signal: halter.signal, log: deps.log })
       : waited
-    const outcome = cancelledSince(
-      { ...reportedEndpoint(results, endpoints.halted, settings.fleetMinReady), results },
-      deps,
-      smoke,
-      waitStart
-    )
+    const outcome = cancelledSince({ ...reportedEndpoint(results, endpoints.halted), results }, deps, smoke, waitStart)
     const facts = launched.facts
     const profileFacts = await finishHistory({ settings, outcome, facts, profile, history, deps, readyAt })
     // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
@@ -121,32 +120,7 @@ export async function waitForServer(
   }
 }
 
-/**
- * Each endpoint's part of its server's wait. A server's endpoints each have a halter of their own under the
- * server's: an endpoint that can no longer become ready, or enough ready ones (`fleet-min-ready`), end the others'
- * waits, and `halted` tells an endpoint halted so from one that failed on its own account.
- */
-function endpointParts(
-  server: Server,
-  settings: Settings,
-  halter: Halter<Halt>
-): { of(i: number): EndpointPart; halted(r: TargetOutcome): boolean } {
-  if (server.targets.length === 1) return { of: () => ({ halter, prefix: '' }), halted: () => false }
-  const halters = server.targets.map(() => halter.child())
-  const stops = fleetStops(halters, settings.fleetMinReady)
-  const own = server.targets.map((t, i): EndpointPart => ({
-    halter: halters[i],
-    prefix: `[${t.url.href}] `,
-    settled: (url, outcome) => stops.settled(i, { url, ready: outcome.ready, reason: outcome.reason })
-  }))
-  return { of: (i) => own[i], halted: stops.halted }
-}
-
-/**
- * A cancel after the wait had ended (during the smoke test, the GPU reading, the environment report) ends the run
- * cancelled all the same: the smoke test sees it as a request stopped, which must read neither as `smoke-failed`
- * nor as a ready server.
- */
+/** A cancel after the wait (smoke test, GPU reading) ends it cancelled: neither `smoke-failed` nor ready. */
 function cancelledSince(outcome: GateOutcome, deps: Deps, smoke: boolean, waitStart: number): GateOutcome {
   const signal = deps.cancel?.halted
   if (signal === undefined) return outcome
@@ -166,11 +140,8 @@ const waiting = (settings: Settings, server: Server): string =>
   )
 
 /**
- * When the server turned ready, for `startup-seconds` and the end of the startup's last phase: the truth, not the
- * moment a probe happened to go out. The answers bound it: after the last probe that was told "not ready" went
- * out, and by the first answer that said ready. Within those bounds the engine's ready line says when (by its own
- * stamp where it has one); a line from outside them (written before a probe was still told "not ready", a server
- * that says it is ready before it is) yields to the answers.
+ * When the server turned ready (`now` when it did not), not when a probe happened to go out: after the last probe
+ * told "not ready" went out and by the first answer that said ready; within those bounds, when its ready line says.
  */
 export function readyMoment({
   readySeenAt,
@@ -178,13 +149,9 @@ export function readyMoment({
   readyLineAt,
   now
 }: {
-  /** When the answers first said ready; undefined: not ready (the wait ended otherwise). */
   readySeenAt?: number
-  /** When the last probe answered "not ready" went out; undefined: the first answer was ready. */
   notReadySentAt?: number
-  /** When the engine's ready line was written (see `StartupProfile.readyLineTime`); undefined: not seen. */
   readyLineAt?: number
-  /** The wait is over now: the moment for a wait that was not ready. */
   now: number
 }): number {
   if (readySeenAt === undefined) return now
@@ -192,11 +159,7 @@ export function readyMoment({
   return Math.min(readySeenAt, Math.max(notReadySentAt ?? -Infinity, readyLineAt))
 }
 
-/**
- * Each ready endpoint with its smoke test. A fleet's endpoints are measured at the same time (each its own
- * server), every one within its fixed limit and the wait's `timeout`; `signal` (the wait's halter: a cancelled
- * job, the server gone) ends them.
- */
+/** Each ready endpoint with its smoke test, all at once, within the wait's `timeout`; `signal` ends them. */
 async function smokeEndpoints(
   results: readonly TargetOutcome[],
   settings: Settings,
@@ -237,12 +200,7 @@ async function smokeEndpoints(
   )
 }
 
-/**
- * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
- * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
- * lines and returns the engine's own fatal line once seen; `readyLine` resolves once the engine's ready line is
- * read, `logLines` at the next new lines (the probe schedule brings a probe forward on either).
- */
+/** The server's log into the startup profile: `readLines` returns its fatal line; wakers at ready and new lines. */
 function followLog({
   launched,
   profile,
@@ -253,13 +211,7 @@ function followLog({
   profile: StartupProfile
   deps: Deps
   waitStart: number
-}): {
-  log?: LogFollower
-  sayStartup(events: TrackerEvent[]): void
-  readLines(lines: LogLine[]): KnownFatal | undefined
-  readyLine?(signal: AbortSignal): Promise<void>
-  logLines?(signal: AbortSignal): Promise<void>
-} {
+}) {
   const { clock } = deps
   const sayStartup = (events: TrackerEvent[]): void =>
     startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
@@ -306,5 +258,5 @@ function followLog({
       }
     )
   }
-  return log === undefined ? { log, sayStartup, readLines } : { log, sayStartup, readLines, readyLine, logLines }
+  return { log, sayStartup, readLines, readyLine: log && readyLine, logLines: log && logLines }
 }

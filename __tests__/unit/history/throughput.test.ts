@@ -55,14 +55,7 @@ describe('the decode rate against earlier runs', () => {
 
   it('warns past the threshold, naming the numbers and the env-report variables lost since the previous run', async () => {
     const file = history([88.8, 88.2, 89.4, 88.8, 89.0].map((r) => run({ decodeTokensPerSecond: r })))
-    const findings = await recordRun(
-      loadHistory(file, 'k'),
-      run({ decodeTokensPerSecond: 62.9, env: {} }),
-      25,
-      3,
-      2000,
-      15
-    )
+    const findings = await recordRun(loadHistory(file, 'k'), run({ decodeTokensPerSecond: 62.9, env: {} }), 25, 3)
     expect(findings.usualDecodeTokensPerSecond).toBe(88.8)
     expect(findings.throughputRegression).toBe(
       'Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s of the last 5 runs with a smoke test; ' +
@@ -76,29 +69,15 @@ describe('the decode rate against earlier runs', () => {
 
   it('is silent within the threshold, below regression-min-runs, and without an environment that changed says no cause', async () => {
     const five = [88.8, 88.2, 89.4, 88.8, 89.0].map((r) => run({ decodeTokensPerSecond: r }))
-    const within = await recordRun(loadHistory(history(five), 'k'), run({ decodeTokensPerSecond: 80 }), 25, 3, 2000, 15)
+    const within = await recordRun(loadHistory(history(five), 'k'), run({ decodeTokensPerSecond: 80 }), 25, 3)
     expect(within.throughputRegression).toBeUndefined()
     const few = await recordRun(loadHistory(history(five.slice(0, 2)), 'k'), run({ decodeTokensPerSecond: 40 }), 25, 3)
     expect(few).toMatchObject({ usualDecodeTokensPerSecond: 88.5, throughputRegression: undefined })
-    const noCause = await recordRun(
-      loadHistory(history(five), 'k'),
-      run({ decodeTokensPerSecond: 40 }),
-      25,
-      3,
-      2000,
-      15
-    )
+    const noCause = await recordRun(loadHistory(history(five), 'k'), run({ decodeTokensPerSecond: 40 }), 25, 3)
     expect(noCause.throughputRegression).toBe(
       'Decode rate 40.0 tokens/s, 55.0% below the median of 88.8 tokens/s of the last 5 runs with a smoke test.'
     )
-    const stricter = await recordRun(
-      loadHistory(history(five), 'k'),
-      run({ decodeTokensPerSecond: 84 }),
-      25,
-      3,
-      2000,
-      5
-    )
+    const stricter = await recordRun(loadHistory(history(five), 'k'), run({ decodeTokensPerSecond: 84 }), 5, 3)
     expect(stricter.throughputRegression).toMatch(/^Decode rate 84\.0 tokens\/s, 5\.4% below/)
   })
 

@@ -30,7 +30,6 @@ describe('a fleet of servers in the inputs', () => {
     const s = settingsFrom({ url: urls(3), start: 'serve 1\nserve 2\nserve 3', model: 'kimi' })
     expect(own(s)).toEqual([{ start: 'serve 1' }, { start: 'serve 2' }, { start: 'serve 3' }])
     expect(hrefs(s)).toEqual([[urlOf(1)], [urlOf(2)], [urlOf(3)]])
-    expect(s.fleetMinReady).toBe(3)
   })
   it('a single start (also a script of several lines) with one url keeps its meaning: one server', () => {
     const s = settingsFrom({ url: urls(1), start: 'export A=1\nserve', model: 'kimi' })
@@ -67,10 +66,6 @@ describe('a fleet of servers in the inputs', () => {
     [{ url: urls(2), container: 'ok\nno way' }, /^Input "container": line 2: "no way" is not/]
   ])('refuses %j', (inputs, message) => {
     expect(() => settingsFrom({ model: 'kimi', ...inputs })).toThrow(message)
-  })
-  it('every endpoint of a fleet must be ready', () => {
-    expect(settingsFrom({ url: urls(8) }).fleetMinReady).toBe(8)
-    expect(settingsFrom({ url: urls(1) }).fleetMinReady).toBe(1)
   })
   it('a log-file that is a symbolic link, where the action writes it (start, container): refused, its line named; with pid, read as it is', () => {
     const victim = box.path('victim.txt')

@@ -18,7 +18,6 @@ describe('parseSettings', () => {
       progressIntervalMs: 30_000,
       wrongModelAfterMs: 30_000,
       stopTimeoutMs: 30_000,
-      fleetMinReady: 1,
       headers: {},
       secrets: [],
       model: undefined,

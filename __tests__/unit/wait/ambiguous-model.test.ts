@@ -37,8 +37,8 @@ it('stops with reason=ambiguous-model within one probe, naming the candidates an
       intervalMs: 5_000,
       timeoutMs: 600_000,
       requestTimeoutMs: 10_000,
-      successThreshold: 1,
-      progressIntervalMs: 30_000
+      progressIntervalMs: 30_000,
+      wrongModelAfterMs: 0
     },
     { probe: async () => (probes++, answer), clock }
   )

@@ -62,10 +62,13 @@ const options = (over: Partial<WaitOptions> = {}): WaitOptions => ({
   intervalMs: 5_000,
   timeoutMs: 60_000,
   requestTimeoutMs: 10_000,
-  successThreshold: 1,
   progressIntervalMs: 30_000,
+  wrongModelAfterMs: 0,
   ...over
 })
+
+/** Earlier runs loaded for an hour: the schedule keeps to the interval (for the tests not about the schedule). */
+const longLoad = { usualAnsweringMs: 3_600_000 }
 
 /** Replays a server whose answer depends on the fake time; each probe takes `latencyMs`. */
 function server(clock: FakeClock, answer: (t: number) => ProbeResult, latencyMs = 10) {
@@ -111,7 +114,12 @@ describe('waitForModel', () => {
       t < 12_000 ? refused : t < 20_000 ? http(503, '{"error":"Loading model"}') : listing('/shared/kimi-k2.5-int4')
     )
     const events: WaitEvent[] = []
-    const outcome = await waitForModel(options(), { probe: s.probe, clock, onEvent: (e) => events.push(e) })
+    const outcome = await waitForModel(options(), {
+      ...longLoad,
+      probe: s.probe,
+      clock,
+      onEvent: (e) => events.push(e)
+    })
     expect(outcome).toMatchObject({
       ready: true,
       reason: 'ready',
@@ -137,7 +145,7 @@ describe('waitForModel', () => {
   it('times out at the deadline, never sleeping past it, with the last answer', async () => {
     const clock = new FakeClock()
     const s = server(clock, () => listing('/models/llama-3-8b'))
-    const outcome = await waitForModel(options({ timeoutMs: 12_000 }), { probe: s.probe, clock })
+    const outcome = await waitForModel(options({ timeoutMs: 12_000 }), { ...longLoad, probe: s.probe, clock })
     expect(outcome).toMatchObject({
       ready: false,
       reason: 'timeout',
@@ -188,17 +196,6 @@ describe('waitForModel', () => {
     expect(s.timeouts[0]).toBe(7_000)
   })
 
-  it('needs success-threshold ready probes in a row, and a flap resets the count', async () => {
-    const clock = new FakeClock()
-    const answers = [listing('kimi'), http(503), listing('kimi'), listing('kimi'), listing('kimi')]
-    let i = 0
-    const outcome = await waitForModel(options({ successThreshold: 3 }), {
-      clock,
-      probe: async () => answers[i++]
-    })
-    expect(outcome).toMatchObject({ ready: true, attempts: 5, elapsedMs: 20_000 })
-  })
-
   it('stops at once on a fatal answer', async () => {
     const clock = new FakeClock()
     const s = server(clock, (t) => (t < 5_000 ? refused : http(401, '{"error":"Unauthorized"}')))
@@ -240,6 +237,7 @@ describe('waitForModel', () => {
     const s = server(clock, (t) => (t < 1_000 ? http(503) : listing('kimi')))
     let watched = 0
     const outcome = await waitForModel(options(), {
+      ...longLoad,
       probe: s.probe,
       clock,
       portWatch: {
@@ -340,7 +338,11 @@ describe('the timeline', () => {
     const clock = new FakeClock()
     let n = 0
     const s = server(clock, () => listing(`other-${++n}`))
-    const outcome = await waitForModel(options({ intervalMs: 1_000, timeoutMs: 100_000 }), { probe: s.probe, clock })
+    const outcome = await waitForModel(options({ intervalMs: 1_000, timeoutMs: 100_000 }), {
+      ...longLoad,
+      probe: s.probe,
+      clock
+    })
     expect(n).toBe(100)
     expect(outcome.timeline).toHaveLength(2 * TIMELINE_ENDS + 1)
     const summaries = outcome.timeline.map((t) => answerWords(t.answer).summary)
@@ -590,6 +592,7 @@ describe('Retry-After', () => {
     const clock = new FakeClock()
     const sentAt: number[] = []
     const outcome = await waitForModel(options(), {
+      ...longLoad,
       clock,
       probe: async () => {
         sentAt.push(clock.t)
@@ -614,7 +617,8 @@ describe('the schedule and the log', () => {
   it("probes at once when the log's ready line is read, whatever the pace", async () => {
     const clock = new FakeClock()
     const s = server(clock, (t) => (t < 3_000 ? loading : listing('kimi')))
-    const outcome = await waitForModel(options({ schedule: 'fixed' }), {
+    const outcome = await waitForModel(options(), {
+      ...longLoad,
       probe: s.probe,
       clock,
       readyLine: (signal) => clock.until(3_000, signal)
@@ -627,7 +631,8 @@ describe('the schedule and the log', () => {
   it('is woken by the ready line once: a "not yet" after it goes back to the schedule', async () => {
     const clock = new FakeClock()
     const s = server(clock, (t) => (t < 4_000 ? loading : listing('kimi')))
-    const outcome = await waitForModel(options({ schedule: 'fixed' }), {
+    const outcome = await waitForModel(options(), {
+      ...longLoad,
       probe: s.probe,
       clock,
       readyLine: async () => undefined // read before the wait began
@@ -641,7 +646,7 @@ describe('the schedule and the log', () => {
   it('adaptive: dense near the expected moment, so a 503 turning ready is seen within the dense gap', async () => {
     const clock = new FakeClock()
     const s = server(clock, (t) => (t < 30_000 ? loading : listing('kimi')))
-    const outcome = await waitForModel(options({ schedule: 'adaptive' }), {
+    const outcome = await waitForModel(options(), {
       probe: s.probe,
       clock,
       readyAt: () => 30_000
@@ -660,7 +665,8 @@ describe('the schedule and the log', () => {
   it('new log lines bring a probe forward: a ready line in words we do not know is seen at once', async () => {
     const clock = new FakeClock()
     const s = server(clock, (t) => (t < 3_000 ? loading : listing('kimi')))
-    const outcome = await waitForModel(options({ schedule: 'fixed' }), {
+    const outcome = await waitForModel(options(), {
+      ...longLoad,
       probe: s.probe,
       clock,
       logLines: writes([1_000, 2_000, 3_000])(clock)
@@ -673,7 +679,7 @@ describe('the schedule and the log', () => {
     const clock = new FakeClock()
     const sent: number[] = []
     const s = server(clock, (t) => (sent.push(t), t < 3_000 ? loading : listing('kimi')))
-    const outcome = await waitForModel(options({ schedule: 'adaptive' }), {
+    const outcome = await waitForModel(options(), {
       probe: s.probe,
       clock,
       logLines: writes(Array.from({ length: 1_000 }, (_, i) => i * 10))(clock)
@@ -694,7 +700,8 @@ describe('the schedule and the log', () => {
         read.push(() => (first ? resolve() : queueMicrotask(resolve)))
         void clock.until(t, signal).then(() => read.splice(0).forEach((f) => f()))
       })
-    const outcome = await waitForModel(options({ schedule: 'fixed' }), {
+    const outcome = await waitForModel(options(), {
+      ...longLoad,
       probe: s.probe,
       clock,
       logLines: (signal) => at(clock.t < 2_950 ? 2_950 : 3_000, true)(signal),

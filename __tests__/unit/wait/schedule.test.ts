@@ -9,7 +9,6 @@ import {
 } from '../../../src/wait/schedule.js'
 
 const state = (over: Partial<ScheduleState> = {}): ScheduleState => ({
-  mode: 'adaptive',
   intervalMs: 5_000,
   sentAt: 10_000,
   now: 10_010,
@@ -29,10 +28,6 @@ function probes(over: Partial<ScheduleState>, until: number, readyAt?: (t: numbe
 }
 
 describe('nextProbeAt', () => {
-  it('fixed: one probe every interval, whatever is known', () => {
-    expect(nextProbeAt(state({ mode: 'fixed', answeringSince: 9_000, readyAt: 10_100 }))).toBe(15_000)
-  })
-
   it('adaptive, not loading (a list without the model): every interval', () => {
     expect(nextProbeAt(state())).toBe(15_000)
   })

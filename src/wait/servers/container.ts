@@ -1,8 +1,6 @@
 /**
- * The server as a container (`container`), whether `start` runs it (`docker run`, in the foreground or with `-d`)
- * or it ran before the step (a `services:` container, an earlier `docker run -d`). The container, not the `docker`
- * client, is the server: its exit, its output (through the engine), its processes (host pids: who answers, the
- * GPU memory), its environment and its start.
+ * The server as a container, run by `start` or before the step: the container, not the `docker` client, is the
+ * server (its exit, its output, its processes' host pids, its environment and start).
  */
 import { InputError } from '../../inputs/input-error.js'
 import { CONTAINER_FORM } from '../../inputs/parse.js'
@@ -13,9 +11,8 @@ import { LogFollower } from '../../server/log-follower.js'
 import { localPort, portOwner } from '../../server/port-owner.js'
 import { newLogFile, serverEnv, startServer } from '../../server/process.js'
 import { printable } from '../../runtime/text.js'
-import { containerLines } from '../../report/lifecycle-report.js'
+import { containerLines, dockerProxyText } from '../../report/lifecycle-report.js'
 import { gateLines } from '../../report/progress.js'
-import { dockerProxyText } from '../../report/lifecycle-report.js'
 import type { Server, Settings } from '../../inputs/settings.js'
 import type { ServerFacts } from '../../facts/outcome.js'
 import type { Deps } from '../deps.js'
@@ -125,7 +122,7 @@ function launched(
       if (ready && started !== undefined) facts.startupMs = Math.max(0, readyAt - started)
       if (ready) facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => container.family(), deps)
       if (initial === undefined) reportEnvironment(settings, server, container, facts, deps)
-      if (!ready && settings.logLines > 0 && log !== undefined) {
+      if (!ready && log !== undefined) {
         facts.logTail = log.tail()
         if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
       }
@@ -163,10 +160,8 @@ function answeredBy(
 }
 
 /**
- * `env-report`, of the process that serves: the container's process that listens on the URL's port (host
- * networking: its socket is this machine's to see) where that is another process than its main one (`sh -c
- * "unset NCCL_IB_HCA; vllm serve …"`, an entrypoint script), beside the main process's values; else the main
- * process's (its /proc, else the environment the container was created with).
+ * `env-report` of the container's process listening on the URL's port where that is not its main one (`sh -c`, an
+ * entrypoint script), beside the main one's; else the main process's (its /proc, else its creation environment).
  */
 function reportEnvironment(
   settings: Settings,

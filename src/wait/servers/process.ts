@@ -40,10 +40,7 @@ export function processServer(server: Server, settings: Settings, deps: Deps): S
   }
 }
 
-/**
- * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
- * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
- */
+/** Before `start`: a port already held refuses the wait (`port-busy`); busy GPUs warn, or refuse (`gpu-busy`). */
 export async function beforeStart(server: Server, settings: Settings, deps: Deps): Promise<GateOutcome | undefined> {
   const start = deps.startedAt ?? deps.clock.now()
   const found = await preflight(settings.portCheck ? server.targets.map((t) => t.url) : [], settings.gpuCheck, {
@@ -127,7 +124,7 @@ function launched(own: Server, settings: Settings, pid: number | undefined, deps
       if (ready && server !== undefined)
         facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps)
       reportEnvironment(settings, own, server, facts, deps, pid !== undefined)
-      if (!ready && log !== undefined && settings.logLines > 0) {
+      if (!ready && log !== undefined) {
         facts.logTail = log.tail()
         if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
       }
@@ -160,11 +157,7 @@ function launch(
 const timeLeft = (settings: Settings, deps: Deps, start: number): number =>
   Math.max(0, settings.timeoutMs - (deps.clock.now() - start))
 
-/**
- * The GPU memory the server's processes (`family`, read once nvidia-smi has answered) hold, or undefined without a
- * reading. Within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its
- * timeout. The container's too.
- */
+/** The GPU memory the server's processes hold, within the deadline and ended by a cancel (a hung nvidia-smi). */
 export async function gpuMemoryOf(
   settings: Settings,
   family: () => Set<number>,
@@ -180,9 +173,8 @@ export async function gpuMemoryOf(
 }
 
 /**
- * `env-report`, of the process that serves: the server's process that listens on the URL's port where one does,
- * beside the launched one's where that is another process; else the launched (or watched) one's. Said once, or
- * again after the wait for a process watched by `pid` whose listener has turned out to be another process.
+ * `env-report` of the process listening on the URL's port, beside the launched one's where that is another, else the
+ * launched one's; said again after the wait for a `pid` whose listener turned out to be another process.
  */
 function reportEnvironment(
   settings: Settings,
@@ -201,10 +193,7 @@ function reportEnvironment(
   tellEnvironment(settings, facts, deps, { pid: server.pid, environ: server.environ() }, listener, at)
 }
 
-/**
- * The environment report into the facts, and said: the serving process's (`listener`, where it is another process
- * than the launched one, whose own values are then kept beside it), else the launched one's. The container's too.
- */
+/** The environment report into the facts, and said (a listener's beside the launched one's). The container's too. */
 export function tellEnvironment(
   { envReport: names, secrets }: Settings,
   facts: ServerFacts,

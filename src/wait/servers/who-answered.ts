@@ -1,8 +1,6 @@
 /**
- * Readiness from the watched server only: a ready answer counts when one of the server's processes holds the
- * listening socket of the origin that finally answered, the URL's own or the end of its redirects. Both kinds
- * that watch a server judge their results here, each with its own processes (a process and its
- * descendants, a container's host pids) and its own words.
+ * Readiness from the watched server only: a ready answer counts when one of its processes holds the listening socket
+ * of the origin that finally answered (after any redirects).
  */
 import { isDockerProxy, localPort, type Ownership, portOwner } from '../../server/port-owner.js'
 import type { Halt } from '../../facts/halt.js'
@@ -24,10 +22,7 @@ export interface Watched {
   proxy(o: Foreign): string
 }
 
-/**
- * The results, each ready one whose answer came from someone other than `watched` made `wrong-server`: the origin
- * that answered (`answeredUrl`) judged once per endpoint origin and answered origin.
- */
+/** The results, each ready one answered by someone other than `watched` made `wrong-server` (once per origin pair). */
 export function onlyWatchedAnswers(results: TargetOutcome[], watched: Watched, deps: Deps): TargetOutcome[] {
   const verdicts = new Map<string, Halt | undefined>()
   return results.map((r): TargetOutcome => {
@@ -52,11 +47,8 @@ function answeredUrl(r: TargetOutcome): URL {
 }
 
 /**
- * Whether the answer at `answered` (the endpoint `url`, or where its redirects led) came from someone other than
- * the watched server, as the halt that ends the wait: its local port's listening socket held by other processes
- * only (Linux: the socket's inode among their file descriptors), or, from a local endpoint, another machine
- * altogether. Unknown (no /proc), nothing listening, a holder this user cannot see, or a docker-proxy (a
- * container's published port) is not held against the server.
+ * The halt when the answer at `answered` came from another process (its port's socket inode held by others only)
+ * or, from a local endpoint, another machine. Unknown, unseen holders and a docker-proxy are not held against it.
  */
 function foreignAnswer(url: URL, answered: URL, watched: Watched, deps: Deps): Halt | undefined {
   const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered }
