@@ -154,6 +154,31 @@ describe('wait-for-model (the CLI)', () => {
     expect(seen).toEqual([])
   })
 
+  // what a user can get wrong, found before the wait or during it: one line naming the input, never a stack trace
+  const missing = (name: string): string => join(box.dir(), 'no', 'such', 'dir', name)
+  it.each([
+    ['wait, a pid file that does not exist', () => ['--url', 'http://127.0.0.1:9/v1/models', '--pid', missing('pid')]],
+    ['wait, no container engine', () => ['--url', 'http://127.0.0.1:9/v1/models', '--container', 'vllm']],
+    ['wait, a CA file that does not exist', () => ['--url', 'http://127.0.0.1:9/', '--ca-cert', missing('ca.pem')]],
+    [
+      'check, a CA file that does not exist',
+      () => ['check', '--url', 'http://127.0.0.1:9/', '--ca-cert', missing('ca')]
+    ],
+    ['stop, a pid file that does not exist', () => ['stop', '--pid', missing('pid')]],
+    ['stop, no container engine', () => ['stop', '--container', 'vllm']],
+    [
+      'simulate, a log file it cannot open',
+      () => ['simulate', '--engine', 'vllm', '--model', 'm', '--log-file', missing('l')]
+    ]
+  ])('%s: bad usage in one line naming what to fix, no stack trace', async (_, args) => {
+    const r = await run(args(), { DOCKER_HOST: `unix://${missing('engine.sock')}` })
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: '' })
+    expect(r.stderr).toMatch(
+      /^wait-for-model: --(pid|container|ca-cert|log-file): .+\nRun "wait-for-model --help" for usage\.\n$/
+    )
+    expect(r.stderr).not.toMatch(/^\s+at /m)
+  })
+
   it('exits 1 on timeout, with the failure message on stderr and ready=false in the JSON', async () => {
     const url = await serve(200, '{"object":"list","data":[{"id":"llama-3"}]}')
     const r = await run([

@@ -37,11 +37,18 @@ export function settingsFrom(
       env
     )
   } catch (e) {
-    // Name the input as the user gave it: a flag, or the INPUT_* variable.
-    throw asUsageError(e, (input) =>
-      flag(input) === undefined && envInput(env, input) !== undefined ? 'variable' : 'flag'
-    )
+    throw asBadInput(e, values, env)
   }
+}
+
+/**
+ * An input's error, as bad usage naming the input as the user gave it (a flag, or the INPUT_* variable): also one
+ * the wait finds later (a pid file that does not exist, no container engine).
+ */
+export function asBadInput(e: unknown, values: Record<string, unknown>, env: NodeJS.ProcessEnv): unknown {
+  return asUsageError(e, (input) =>
+    values[input] === undefined && envInput(env, input) !== undefined ? 'variable' : 'flag'
+  )
 }
 
 /** The runner's form (INPUT_MATCH-REGEX) first, then the one a shell can set (INPUT_MATCH_REGEX). */

@@ -12,9 +12,6 @@ export interface Target {
   generation?: { route: GenerationRoute; base: string }
 }
 
-/** `adaptive`: dense near the expected ready moment, sparse far from it; `fixed`: one probe every `interval`. */
-type ScheduleMode = 'adaptive' | 'fixed'
-
 /** `model-match`: `auto` takes a listed id that contains `model` when no closer one fits; `exact` does not. */
 export const MODEL_MATCH_MODES = ['auto', 'exact'] as const
 export type ModelMatchMode = (typeof MODEL_MATCH_MODES)[number]
@@ -75,11 +72,8 @@ export const statusAccepted = (set: StatusSet, status: number): boolean =>
 export interface FixedSettings {
   status: StatusSet
   requestTimeoutMs: number
-  successThreshold: number
   /** A one-model engine listing another model this long, unchanged, ends the wait (0: never). */
   wrongModelAfterMs: number
-  /** How probes are spaced while the server answers but is not ready. */
-  schedule: ScheduleMode
   /** How often a still-waiting line is printed while the answer does not change. */
   progressIntervalMs: number
   /** How many of the log's last lines a failed wait shows. */
@@ -93,9 +87,7 @@ export interface FixedSettings {
 export const FIXED: FixedSettings = {
   status: [[200, 299]],
   requestTimeoutMs: 10_000,
-  successThreshold: 1,
   wrongModelAfterMs: 30_000,
-  schedule: 'adaptive',
   progressIntervalMs: 30_000,
   logLines: 50,
   stopTimeoutMs: 30_000,

@@ -11,10 +11,8 @@ describe('parseSettings', () => {
     const s = settingsFrom({ url: 'http://localhost:8000/v1/models' })
     expect(s).toMatchObject({
       intervalMs: 5_000,
-      schedule: 'adaptive',
       timeoutMs: 900_000,
       requestTimeoutMs: 10_000,
-      successThreshold: 1,
       progressIntervalMs: 30_000,
       wrongModelAfterMs: 30_000,
       stopTimeoutMs: 30_000,

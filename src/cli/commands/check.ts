@@ -13,7 +13,7 @@ import { systemClock } from '../../runtime/clock.js'
 import { cancelOnSignals } from '../../runtime/halter.js'
 import { CHECK_DEFAULTS, checkHelpText } from '../help.js'
 import { INPUT_NAMES } from '../../inputs/input-names.js'
-import { CHECK_INPUTS, inputOptions, settingsFrom } from '../settings-from.js'
+import { asBadInput, CHECK_INPUTS, inputOptions, settingsFrom } from '../settings-from.js'
 import { type CliIo, parseCommandLine, UsageError } from '../usage.js'
 
 export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
@@ -35,7 +35,11 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
   const { cancel, release } = cancelOnSignals()
   let outcome: GateOutcome
   try {
-    outcome = await gate(settings, { clock: systemClock, log: () => {}, env: io.env, once: true, cancel })
+    outcome = await gate(settings, { clock: systemClock, log: () => {}, env: io.env, once: true, cancel }).catch(
+      (e: unknown) => {
+        throw asBadInput(e, values, io.env)
+      }
+    )
   } finally {
     release()
   }

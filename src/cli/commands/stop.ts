@@ -10,7 +10,8 @@ import { systemClock } from '../../runtime/clock.js'
 import { cancelOnSignals } from '../../runtime/halter.js'
 import { type StopRecord, stopServer } from '../../server/stop.js'
 import { stopContainerAtJobEnd } from '../../server/container-stop.js'
-import { dockerSocket } from '../../server/docker.js'
+import { DockerEngine, dockerSocket } from '../../server/docker.js'
+import { noEngine } from '../../wait/servers/container.js'
 import { gpuSnapshot } from '../../gpu/nvidia-smi.js'
 import { processStartedAt, resolvePid } from '../../server/process.js'
 import { procStat } from '../../server/proc.js'
@@ -45,6 +46,13 @@ export async function stopCommand(argv: string[], io: CliIo, say: Say, paint: Pa
     if (containers.length > 0) socket = dockerSocket(io.env)
   } catch (e) {
     throw asUsageError(e)
+  }
+  // no engine is bad usage, said before anything is signalled
+  if (containers.length > 0) {
+    const engine = new DockerEngine(socket)
+    const why = await engine.ping({ timeoutMs: 5_000 })
+    engine.close()
+    if (why !== undefined) throw asUsageError(noEngine(socket, why))
   }
   // Ctrl-C or a CI system's SIGTERM mid-stop must not leave the server running (Node's default is to die at once,
   // the server that ignores SIGTERM left behind): the stop goes on without waiting, SIGKILL at once, and says so.

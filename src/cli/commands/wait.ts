@@ -16,7 +16,7 @@ import { redact } from '../../inputs/secrets.js'
 import { systemClock } from '../../runtime/clock.js'
 import { typedOutputs } from '../../report/outputs.js'
 import { waitHelpText } from '../help.js'
-import { inputOptions, settingsFrom } from '../settings-from.js'
+import { asBadInput, inputOptions, settingsFrom } from '../settings-from.js'
 import { type CliIo, type Painter, parseCommandLine, type Say, UsageError } from '../usage.js'
 
 export async function waitCommand(argv: string[], io: CliIo, say: Say, paint: Painter): Promise<number> {
@@ -49,6 +49,8 @@ export async function waitCommand(argv: string[], io: CliIo, say: Say, paint: Pa
       env: io.env,
       cancel,
       defaultHistory: defaultHistoryFile(io.env, 'cli')
+    }).catch((e: unknown) => {
+      throw asBadInput(e, values, io.env)
     })
     return await carryOut(
       conclude(outcome, settings),

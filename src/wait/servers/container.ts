@@ -33,10 +33,7 @@ export function containerServer(server: Server, settings: Settings, deps: Deps):
       const why = await engine.ping(call)
       if (why !== undefined) {
         engine.close()
-        throw new InputError('container', {
-          problem: `needs a Docker engine, and none answers at "${printable(socket)}" (${printable(why)})`,
-          form: 'a running engine (Docker, or Podman\'s "podman system service"), at DOCKER_HOST=unix://… or /var/run/docker.sock'
-        })
+        throw noEngine(socket, why)
       }
       if (server.start !== undefined) return beforeStart(server, settings, deps)
       initial = await engine.inspect(ref, call)
@@ -191,3 +188,10 @@ function listenerOf(
   }
   return undefined
 }
+
+/** `container` with no engine answering at `socket`, for `why` (ENOENT, ECONNREFUSED, an HTTP status). */
+export const noEngine = (socket: string, why: string): InputError =>
+  new InputError('container', {
+    problem: `needs a Docker engine, and none answers at "${printable(socket)}" (${printable(why)})`,
+    form: 'a running engine (Docker, or Podman\'s "podman system service"), at DOCKER_HOST=unix://… or /var/run/docker.sock'
+  })
