@@ -1,6 +1,6 @@
 /**
  * The job-end stop (the action's post step): what the main step hands over through the runner's state, for each
- * server that is the job's to stop (the stops themselves are stop.ts and container-stop.ts). The post step, a new
+ * server that is the job's to stop (the stops themselves are in stop.ts). The post step, a new
  * process, knows nothing else.
  *
  * The state is one value, `servers`: a JSON list with an entry per server of the wait, in the order of the `url`
