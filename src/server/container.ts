@@ -1,17 +1,12 @@
 /**
- * The model server as a container (`container`): found on the Docker engine (at once, or once `start` has
- * created it), its output followed through the engine from the container's start and appended to a log file the
- * gate follows like any other, its state polled so that an exit (its code, OOMKilled, the engine's error) or an
- * `unhealthy` HEALTHCHECK ends the wait within a poll. The container keeps running when the wait is over.
+ * The model server as a container: found on the Docker engine (at once, or once `start` has created it), its output
+ * appended to a log file the gate follows like any other, its state polled so that an exit or an `unhealthy`
+ * HEALTHCHECK ends the wait within a poll. The container keeps running when the wait is over.
  */
-import { closeSync, constants, fstatSync, mkdirSync, writeSync } from 'node:fs'
-import { dirname } from 'node:path'
-import { InputError } from '../inputs/input-error.js'
-import { printable } from '../runtime/text.js'
-import { openOwn } from '../runtime/own-files.js'
+import { closeSync, writeSync } from 'node:fs'
 import type { Clock } from '../runtime/clock.js'
 import { type ContainerState, DockerEngine } from './docker.js'
-import type { ServerProcess } from './process.js'
+import type { ServerLog, ServerProcess } from './process.js'
 import { procEnviron } from './proc.js'
 import { processTree } from './port-owner.js'
 import { LogFollower } from './log-follower.js'
@@ -40,39 +35,16 @@ export interface ContainerWatchOptions {
   starter?: ServerProcess
   /** Where `start`'s own output goes: its last line says why a container was never created. */
   starterLog?: string
-  /** Where the container's output is appended (`openContainerLog`). */
-  log: ContainerLog
+  /** Where the container's output is appended (`openServerLog`). */
+  log: ServerLog
   clock: Clock
   /** Says a change of the container's health (`starting` → `healthy`). */
   onHealth?(health: string, state: ContainerState): void
-  proc?: string
-}
-
-export interface ContainerLog {
-  fd: number
-  /** Its size when opened: a `log-file` given may hold an earlier run's lines, which are not this container's. */
-  offset: number
-}
-
-/** Opens the log the container's output is appended to; before anything starts, so that a bad one runs nothing. */
-export function openContainerLog(path: string): ContainerLog {
-  try {
-    mkdirSync(dirname(path), { recursive: true })
-    // never through a symbolic link (nor into a FIFO): the container's output would go wherever it points
-    const fd = openOwn(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT)
-    return { fd, offset: fstatSync(fd).size }
-  } catch (e) {
-    throw new InputError('log-file', {
-      value: printable(path),
-      problem: `cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
-    })
-  }
 }
 
 /** Watches the container `ref`; see the module comment. */
 export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
   const { engine, clock } = o
-  const proc = o.proc ?? '/proc'
   const stopped = new AbortController()
   const signal = stopped.signal
   let state = o.initial
@@ -209,7 +181,7 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
     found,
     family: () => {
       const main = state?.pid ?? 0
-      return new Set([...(main > 0 ? processTree(proc, main) : []), ...topPids])
+      return new Set([...(main > 0 ? processTree('/proc', main) : []), ...topPids])
     },
     // the serving process's own environment where /proc shows it, else the one the container was created with
     environ: () => {
