@@ -7,7 +7,7 @@ import { closeSync, writeSync } from 'node:fs'
 import type { Clock } from '../runtime/clock.js'
 import { type ContainerState, DockerEngine } from './docker.js'
 import type { ServerLog, ServerProcess } from './process.js'
-import { procEnviron } from './proc.js'
+import { environment, procEnviron } from './proc.js'
 import { processTree } from './port-owner.js'
 import { LogFollower } from './log-follower.js'
 
@@ -187,12 +187,7 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
     environ: () => {
       const s = state
       if (s === undefined) return undefined
-      return (
-        (s.pid > 0 ? procEnviron(s.pid) : undefined) ??
-        Object.fromEntries(
-          s.env.filter((e) => e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)])
-        )
-      )
+      return (s.pid > 0 ? procEnviron(s.pid) : undefined) ?? environment(s.env)
     },
     release: () => {
       stopped.abort()
