@@ -63,8 +63,10 @@ export interface StopRecord {
   pid: number
   /** A container stopped through its engine (its name or id); `pid` is then its main process. */
   container?: string
-  /** `group`: the process group of `pid` was signalled whole; `tree`: `pid` and its descendants one by one (a group
-   * it merely belongs to may hold the runner itself). */
+  /**
+   * `group`: the process group of `pid` was signalled whole; `tree`: `pid` and its descendants one by one (a group
+   * it merely belongs to may hold the runner itself).
+   */
   scope: 'group' | 'tree'
   /** `refused`: `pid` is a process no stop may signal (`refused` says which), nothing was signalled. */
   outcome: 'not-running' | 'exited' | 'survived' | 'refused'
@@ -88,11 +90,6 @@ export interface StopRecord {
   survivors?: number[]
   gpu: GpuRelease
   cancelled?: boolean
-}
-
-interface Member {
-  pid: number
-  startTicks?: number
 }
 
 /** Stops the server `pid` and its processes; see the module comment. */
@@ -124,7 +121,7 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
     (leaderless ? launch === undefined && inGroup().length > 0 : leader?.pgrp === options.pid)
   const scope = groupScope ? 'group' : 'tree'
   const spared = new Set<number>()
-  const members = (): Member[] => {
+  const members = (): Array<{ pid: number; startTicks?: number }> => {
     // a pid checked as gone may be taken by a stranger any moment: with a launch record, it is not looked at again
     const tree =
       notOurs === undefined && !(leaderless && launch !== undefined) ? [...processTree('/proc', options.pid)] : []
