@@ -17,11 +17,11 @@ const STATE_POLL_MS = 250
 const APPEAR_AFTER_START_MS = 5_000
 
 export interface WatchedContainer extends ServerProcess {
-  /** The container's state as last read; undefined until it is found. */
+  /** As last read; undefined until it is found. */
   readonly state: () => ContainerState | undefined
-  /** Every host pid seen in the container (its main process's tree, and `top`'s), for who answers and the GPU. */
+  /** Every host pid seen in the container (its main process's tree, and `top`'s). */
   readonly family: () => Set<number>
-  /** Resolves once the container is found (or the watch has ended without it). */
+  /** Once the container is found, or the watch has ended without it. */
   readonly found: Promise<ContainerState | undefined>
 }
 
@@ -35,10 +35,9 @@ export interface ContainerWatchOptions {
   starter?: ServerProcess
   /** Where `start`'s own output goes: its last line says why a container was never created. */
   starterLog?: string
-  /** Where the container's output is appended (`openServerLog`). */
+  /** Where the container's output is appended. */
   log: ServerLog
   clock: Clock
-  /** Says a change of the container's health (`starting` → `healthy`). */
   onHealth?(health: string, state: ContainerState): void
 }
 

@@ -32,7 +32,7 @@ export interface ContainerEndState {
 export type ServerEndState = ProcessEndState | ContainerEndState
 
 /** What the main step knows of the server it launched. */
-export interface LaunchedFacts {
+interface LaunchedFacts {
   pid?: number
   logFile?: string
   startTicks?: number
@@ -131,17 +131,17 @@ export function readServerEndState(entry: unknown, i: number): ServerEndState | 
     if (typeof v !== 'string' || !pattern.test(v)) throw new JobEndStateError(`${at}.${name}`, shown(v), form)
     return v
   }
-  const timeoutMs = whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647') as number
-  const logFile = matching('logFile', PATH_FORM, 'a path without control characters, or none')
-  const logLines = whole('logLines', 0, 1000, 'a whole number from 0 to 1000') as number
+  const common = {
+    timeoutMs: whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647') as number,
+    logFile: matching('logFile', PATH_FORM, 'a path without control characters, or none'),
+    logLines: whole('logLines', 0, 1000, 'a whole number from 0 to 1000') as number
+  }
   if (saved.kind === 'container')
     return {
       kind: 'container',
       container: matching('container', CONTAINER_FORM, 'a container id or name', false) as string,
       socket: matching('socket', PATH_FORM, 'a socket path without control characters', false) as string,
-      timeoutMs,
-      logFile,
-      logLines
+      ...common
     }
   if (saved.kind !== 'process') throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process" or "container"')
   return {
@@ -150,9 +150,7 @@ export function readServerEndState(entry: unknown, i: number): ServerEndState | 
     startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
     bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
     runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
-    timeoutMs,
-    logFile,
-    logLines
+    ...common
   }
 }
 

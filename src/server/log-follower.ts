@@ -47,12 +47,10 @@ export class LogFollower {
   private countUntil = 0
   /** The first line read after counting began before the counting ended: counted, never shown. */
   private dropPartial = false
-  /** Lines that end before this offset were in the file before the wait: handed to `earlier`, never to `poll`. */
+  /** Lines that end before this offset were in the file before the wait. */
   private earlierUntil = 0
   private readonly recent: LogLine[] = []
   private readonly chunk = Buffer.alloc(CHUNK_BYTES)
-  private readonly earlier?: (lines: LogLine[]) => void
-  private readonly secrets: readonly string[]
   /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
   problem?: string
 
@@ -65,22 +63,15 @@ export class LogFollower {
   constructor(
     readonly path: string,
     private readonly keep: number,
-    {
-      fromStart = false,
-      skipBytes = 0,
-      earlier,
-      secrets = []
-    }: {
+    private readonly options: {
       fromStart?: boolean
       skipBytes?: number
       earlier?: (lines: LogLine[]) => void
       secrets?: readonly string[]
     } = {}
   ) {
-    this.earlier = earlier
-    this.secrets = secrets
-    if (fromStart) {
-      this.countUntil = skipBytes
+    if (options.fromStart) {
+      this.countUntil = options.skipBytes ?? 0
       return
     }
     const size = this.withFile((_fd, s) => s) ?? 0
@@ -100,7 +91,7 @@ export class LogFollower {
       if (this.offset < this.countUntil) this.count(fd, until)
       if (this.offset >= this.countUntil) this.read(fd, size, fresh, old, until)
     })
-    if (old.length > 0) this.earlier?.(old)
+    if (old.length > 0) this.options.earlier?.(old)
     return fresh
   }
 
@@ -228,7 +219,7 @@ export class LogFollower {
   }
 
   private pendingText(): string {
-    const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets)
+    const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.options.secrets ?? [])
     return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}…` : text
   }
 

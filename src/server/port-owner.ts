@@ -28,15 +28,10 @@ export type PortOwner =
   /** No /proc/net/tcp to read (not Linux, or /proc not mounted). */
   | { kind: 'unknown'; port: number }
 
-export interface ProcOptions {
-  /** Where procfs is mounted; tests point it elsewhere to see a machine without one. */
-  proc?: string
-}
-
 const LISTEN = '0A'
 
-/** Who listens on `port` (any local address, IPv4 and IPv6). */
-export function portOwner(port: number, { proc = '/proc' }: ProcOptions = {}): PortOwner {
+/** Who listens on `port` (any local address, IPv4 and IPv6); `proc`: where procfs is mounted. */
+export function portOwner(port: number, { proc = '/proc' }: { proc?: string } = {}): PortOwner {
   const sockets = listeningSockets(proc, port)
   if (sockets === undefined) return { kind: 'unknown', port }
   if (sockets.length === 0) return { kind: 'free', port }
@@ -57,10 +52,10 @@ export type Ownership =
   | { kind: 'unknown'; port: number }
 
 /** Whether what listens on `port` belongs to `pid` or its descendants (a `start` shell's child, forked workers). */
-export function listenerOwnership(port: number, pid: number, options: ProcOptions = {}): Ownership {
-  const owner = portOwner(port, options)
+export function listenerOwnership(port: number, pid: number, { proc = '/proc' }: { proc?: string } = {}): Ownership {
+  const owner = portOwner(port, { proc })
   if (owner.kind !== 'listening') return owner
-  const family = processTree(options.proc ?? '/proc', pid)
+  const family = processTree(proc, pid)
   for (const l of owner.listeners) {
     const holder = l.holders.find((h) => family.has(h.pid))
     if (holder !== undefined) return { kind: 'ours', port, holder }

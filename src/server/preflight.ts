@@ -6,14 +6,11 @@ import { appsOnVisibleGpus, type ComputeApp, type Gpu, type GpuSnapshot, gpuSnap
 import type { GpuCheck } from '../inputs/settings.js'
 import { localPort, type PortOwner, portOwner } from './port-owner.js'
 
+/** `clear`: no other process holds memory on the GPUs the server will use; `busy`: `apps` do. */
 type GpuFinding =
-  /** `gpu-check: off`. */
   | { kind: 'off' }
-  /** No GPU reading (no nvidia-smi, or it failed): nothing is said but a debug line. */
   | { kind: 'unavailable'; why: string; detail?: string }
-  /** No other process holds memory on the GPUs the server will use. */
   | { kind: 'clear'; gpus: Gpu[] }
-  /** Other processes do: `apps` on those GPUs. */
   | { kind: 'busy'; apps: ComputeApp[]; gpus: Gpu[] }
 
 export interface Preflight {

@@ -1,7 +1,4 @@
-/**
- * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
- * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
- */
+/** The model server as a process: launched by `start` or found by `pid`, watched until it exits, left running. */
 import { closeSync, constants, existsSync, fstatSync, mkdirSync, readFileSync } from 'node:fs'
 import { createOwn, openOwn } from '../runtime/own-files.js'
 import { tmpdir } from 'node:os'
@@ -17,17 +14,16 @@ export interface ServerProcess {
   pid: number
   /** What the exit is said of, where not `the server process <pid>`. */
   label?: string
-  /** When the process started, on the clock's scale; undefined when unknown (no /proc). */
+  /** On the clock's scale; undefined when unknown (no /proc). */
   startedAt?: number
   /** Settles once the process has exited, saying how ("exited with code 1", "was killed by SIGKILL"). */
   exited: Promise<string>
-  /** The environment the process started with, or undefined when it cannot be read. */
   environ(): Record<string, string> | undefined
   /** Stops watching; the process keeps running. */
   release(): void
-  /** With `start`: the size of the log before the server began to append to it (0 for a new one). */
+  /** With `start`: the size of the log before the server began to append to it. */
   logOffset?: number
-  /** With `start`: its start time in clock ticks since boot (`/proc/<pid>/stat` field 22); undefined without /proc. */
+  /** With `start`: `/proc/<pid>/stat` field 22; undefined without /proc. */
   startTicks?: number
 }
 

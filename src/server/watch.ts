@@ -38,6 +38,7 @@ export interface KnownFatal {
 export interface ServerWatch {
   close(): void
 }
+
 /** How long `fail-pattern` may run on one look's lines: one that backtracks would hold the event loop. */
 const FAIL_PATTERN_LIMIT_MS = 250
 
