@@ -140,9 +140,8 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
   }
 
   /**
-   * The log stream ends when the container does: its state is read at once then, not a poll later. Podman ends it
-   * early for a container not yet running (none of its output, or what it has written so far; Docker's waits for
-   * its start): followed again while it runs, each stream from its start, the part already written skipped.
+   * The log stream ends when the container does: its state is read at once then, not a poll later. Podman's ends
+   * early for a container not yet running: followed again while it runs, the part already written skipped.
    */
   const follow = async (s: ContainerState): Promise<void> => {
     let written = 0
@@ -184,9 +183,8 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
     },
     // the serving process's own environment where /proc shows it, else the one the container was created with
     environ: () => {
-      const s = state
-      if (s === undefined) return undefined
-      return (s.pid > 0 ? procEnviron(s.pid) : undefined) ?? environment(s.env)
+      if (state === undefined) return undefined
+      return (state.pid > 0 ? procEnviron(state.pid) : undefined) ?? environment(state.env)
     },
     release: () => {
       stopped.abort()

@@ -22,7 +22,7 @@ export interface WatchOptions {
   readLines?(lines: LogLine[]): KnownFatal | undefined
   /** Stopped, with the signal the runner sent, when the job is cancelled. */
   cancel?: Halter<NodeJS.Signals>
-  /** How often the log is read when the file system does not say it changed (a log on NFS, a file not there yet). */
+  /** How often the log is read when the file system does not say it changed (NFS, a file not there yet). */
   pollMs?: number
 }
 
@@ -86,13 +86,8 @@ export function watchServer({
     if (log.problem !== undefined)
       return { halt: { reason: 'log-error', detail: `${log.problem}${after}` }, settled: true }
     const known = readLines?.(fresh)
-    const found = failPattern
-      ? findWithin(
-          failPattern,
-          fresh.map((l) => l.text),
-          FAIL_PATTERN_LIMIT_MS
-        )
-      : -1
+    const texts = fresh.map((l) => l.text)
+    const found = failPattern ? findWithin(failPattern, texts, FAIL_PATTERN_LIMIT_MS) : -1
     if (typeof found === 'object') {
       const line = fresh[found.outOfTimeAt]
       return {
