@@ -1,8 +1,7 @@
 /**
- * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
- * research notes), run within one time limit for the whole snapshot, ended at once by a signal (a cancelled job),
- * its output read up to 1 MiB. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is a
- * structured `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ * The GPUs and what holds their memory, from `nvidia-smi`'s CSV queries, within one time limit, ended at once by a
+ * signal. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is `unavailable`, never an
+ * error: a machine without a GPU is no reason to fail a wait.
  */
 
 export interface Gpu {
@@ -23,22 +22,14 @@ export interface ComputeApp {
 
 export type GpuSnapshot =
   | { kind: 'available'; gpus: Gpu[]; apps: ComputeApp[] }
-  /**
-   * `not-found`: no nvidia-smi on PATH; `failed`: it exited non-zero (no driver, no device), `detail` its first
-   * line of output; `timeout`: no answer within the limit; `unreadable`: output not in the CSV form expected, or
-   * over MAX_OUTPUT_BYTES; `cancelled`: the signal ended it.
-   */
+  /** `failed`: it exited non-zero (no driver, no device); `unreadable`: not the CSV expected, or over the bound. */
   | { kind: 'unavailable'; why: 'not-found' | 'failed' | 'timeout' | 'unreadable' | 'cancelled'; detail?: string }
 
 export interface NvidiaSmiOptions {
   /** The environment to find and run nvidia-smi with (its PATH). */
   env?: NodeJS.ProcessEnv
-  /**
-   * For the whole snapshot (both queries): a wedged driver can make nvidia-smi hang. A caller with a deadline gives
-   * at most the time left before it.
-   */
+  /** For the whole snapshot: a wedged driver can make nvidia-smi hang. */
   timeoutMs?: number
-  /** Ends the snapshot at once (`cancelled`), nvidia-smi and whatever it started killed. */
   signal?: AbortSignal
   /** The program: `nvidia-smi` from PATH unless given. */
   command?: string
@@ -73,8 +64,7 @@ export async function gpuSnapshot(options: NvidiaSmiOptions = {}): Promise<GpuSn
 
 /**
  * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
- * anything it started (a wrapper script's children would otherwise hold its output open); the answer is settled
- * then, without waiting for the pipes to close.
+ * anything it started (a wrapper's children would hold its output open), without waiting for the pipes to close.
  */
 function runNvidiaSmi(
   args: string[],
@@ -84,7 +74,7 @@ function runNvidiaSmi(
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve({ kind: 'unavailable', why: 'cancelled' })
     if (timeoutMs <= 0) return resolve({ kind: 'unavailable', why: 'timeout' })
-    // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
+    // node:child_process only when nvidia-smi is asked
     const { spawn } = process.getBuiltinModule('node:child_process')
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     const out = new BoundedText()
@@ -95,8 +85,12 @@ function runNvidiaSmi(
       settled = true
       clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
-      // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
-      killGroup(child.pid)
+      try {
+        // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
+      } catch {
+        // gone already
+      }
       child.stdout.destroy()
       child.stderr.destroy()
       resolve(run)
@@ -139,15 +133,6 @@ class BoundedText {
   }
 }
 
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return
-  try {
-    process.kill(-pid, 'SIGKILL')
-  } catch {
-    // gone already
-  }
-}
-
 const firstLine = (text: string): string => text.trim().split('\n', 1)[0].slice(0, 300)
 
 /** `[N/A]` and the like are no number. */
@@ -184,25 +169,21 @@ export function parseApps(csv: string): ComputeApp[] | undefined {
 }
 
 /**
- * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
- * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
- * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes), in its order; all of them when it is
+ * unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id), and empty hides them all.
  */
-export function visibleGpus(
-  gpus: readonly Gpu[],
-  cudaVisibleDevices: string | undefined
-): { gpus: Gpu[]; unmatched?: string } {
-  if (cudaVisibleDevices === undefined) return { gpus: [...gpus] }
+export function visibleGpus(gpus: readonly Gpu[], cudaVisibleDevices: string | undefined): Gpu[] {
+  if (cudaVisibleDevices === undefined) return [...gpus]
   const chosen: Gpu[] = []
   for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
     if (entry === '') break
     const gpu = /^\d+$/.test(entry)
       ? gpus.find((g) => g.index === Number(entry))
       : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry))
-    if (gpu === undefined) return { gpus: chosen, unmatched: entry }
+    if (gpu === undefined) break
     if (!chosen.includes(gpu)) chosen.push(gpu)
   }
-  return { gpus: chosen }
+  return chosen
 }
 
 /** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
@@ -210,14 +191,14 @@ export function appsOnVisibleGpus(
   snapshot: Extract<GpuSnapshot, { kind: 'available' }>,
   cudaVisibleDevices: string | undefined
 ): ComputeApp[] {
-  const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid))
+  const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).map((g) => g.uuid))
   return snapshot.apps.filter((a) => uuids.has(a.gpuUuid))
 }
 
 export interface HeldMemory {
-  /** The memory nvidia-smi shows for these processes, summed over every GPU (what it cannot show counts 0). */
+  /** Summed over every GPU (what nvidia-smi cannot show counts 0). */
   mib: number
-  /** Their entries, one per process and GPU. */
+  /** One per process and GPU. */
   apps: ComputeApp[]
 }
 

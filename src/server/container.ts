@@ -1,18 +1,13 @@
 /**
- * The model server as a container (`container`): found on the Docker engine (at once, or once `start` has
- * created it), its output followed through the engine from the container's start and appended to a log file the
- * gate follows like any other, its state polled so that an exit (its code, OOMKilled, the engine's error) or an
- * `unhealthy` HEALTHCHECK ends the wait within a poll. The container keeps running when the wait is over.
+ * The model server as a container: found on the Docker engine (at once, or once `start` has created it), its output
+ * appended to a log file the gate follows like any other, its state polled so that an exit or an `unhealthy`
+ * HEALTHCHECK ends the wait within a poll. The container keeps running when the wait is over.
  */
-import { closeSync, constants, fstatSync, mkdirSync, writeSync } from 'node:fs'
-import { dirname } from 'node:path'
-import { InputError } from '../inputs/input-error.js'
-import { printable } from '../runtime/text.js'
-import { openOwn } from '../runtime/own-files.js'
+import { closeSync, writeSync } from 'node:fs'
 import type { Clock } from '../runtime/clock.js'
 import { type ContainerState, DockerEngine } from './docker.js'
-import type { ServerProcess } from './process.js'
-import { procEnviron } from './proc.js'
+import type { ServerLog, ServerProcess } from './process.js'
+import { environment, procEnviron } from './proc.js'
 import { processTree } from './port-owner.js'
 import { LogFollower } from './log-follower.js'
 
@@ -22,11 +17,11 @@ const STATE_POLL_MS = 250
 const APPEAR_AFTER_START_MS = 5_000
 
 export interface WatchedContainer extends ServerProcess {
-  /** The container's state as last read; undefined until it is found. */
+  /** As last read; undefined until it is found. */
   readonly state: () => ContainerState | undefined
-  /** Every host pid seen in the container (its main process's tree, and `top`'s), for who answers and the GPU. */
+  /** Every host pid seen in the container (its main process's tree, and `top`'s). */
   readonly family: () => Set<number>
-  /** Resolves once the container is found (or the watch has ended without it). */
+  /** Once the container is found, or the watch has ended without it. */
   readonly found: Promise<ContainerState | undefined>
 }
 
@@ -40,39 +35,15 @@ export interface ContainerWatchOptions {
   starter?: ServerProcess
   /** Where `start`'s own output goes: its last line says why a container was never created. */
   starterLog?: string
-  /** Where the container's output is appended (`openContainerLog`). */
-  log: ContainerLog
+  /** Where the container's output is appended. */
+  log: ServerLog
   clock: Clock
-  /** Says a change of the container's health (`starting` → `healthy`). */
   onHealth?(health: string, state: ContainerState): void
-  proc?: string
-}
-
-export interface ContainerLog {
-  fd: number
-  /** Its size when opened: a `log-file` given may hold an earlier run's lines, which are not this container's. */
-  offset: number
-}
-
-/** Opens the log the container's output is appended to; before anything starts, so that a bad one runs nothing. */
-export function openContainerLog(path: string): ContainerLog {
-  try {
-    mkdirSync(dirname(path), { recursive: true })
-    // never through a symbolic link (nor into a FIFO): the container's output would go wherever it points
-    const fd = openOwn(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT)
-    return { fd, offset: fstatSync(fd).size }
-  } catch (e) {
-    throw new InputError('log-file', {
-      value: printable(path),
-      problem: `cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
-    })
-  }
 }
 
 /** Watches the container `ref`; see the module comment. */
 export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
   const { engine, clock } = o
-  const proc = o.proc ?? '/proc'
   const stopped = new AbortController()
   const signal = stopped.signal
   let state = o.initial
@@ -169,9 +140,8 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
   }
 
   /**
-   * The log stream ends when the container does: its state is read at once then, not a poll later. Podman ends it
-   * early for a container not yet running (none of its output, or what it has written so far; Docker's waits for
-   * its start): followed again while it runs, each stream from its start, the part already written skipped.
+   * The log stream ends when the container does: its state is read at once then, not a poll later. Podman's ends
+   * early for a container not yet running: followed again while it runs, the part already written skipped.
    */
   const follow = async (s: ContainerState): Promise<void> => {
     let written = 0
@@ -209,18 +179,12 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
     found,
     family: () => {
       const main = state?.pid ?? 0
-      return new Set([...(main > 0 ? processTree(proc, main) : []), ...topPids])
+      return new Set([...(main > 0 ? processTree('/proc', main) : []), ...topPids])
     },
     // the serving process's own environment where /proc shows it, else the one the container was created with
     environ: () => {
-      const s = state
-      if (s === undefined) return undefined
-      return (
-        (s.pid > 0 ? procEnviron(s.pid) : undefined) ??
-        Object.fromEntries(
-          s.env.filter((e) => e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)])
-        )
-      )
+      if (state === undefined) return undefined
+      return (state.pid > 0 ? procEnviron(state.pid) : undefined) ?? environment(state.env)
     },
     release: () => {
       stopped.abort()

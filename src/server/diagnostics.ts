@@ -1,9 +1,9 @@
 /** `diagnostics`: commands run after a failed wait, each in its own log group, each under a time limit. */
 
 export interface DiagnosticsRunner {
-  /** Runs `body` inside a collapsible log group titled `title`. */
+  /** Runs `body` inside a collapsible log group. */
   group(title: string, body: () => Promise<void>): Promise<void>
-  /** Runs one program with arguments, its output going to the log; resolves with its exit code. */
+  /** Runs one program, its output going to the log; resolves with its exit code. */
   exec(program: string, args: string[]): Promise<number>
   log(line: string): void
   /** Aborted when the job is cancelled: the command running then is killed, and no other one starts. */
@@ -31,21 +31,19 @@ export async function runDiagnostics(commands: readonly string[], runner: Diagno
 }
 
 /**
- * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
- * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
- * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
- * Ctrl-C reaches it too.
+ * Runs a program with its output on `out`; resolves with its exit code. It leads a process group of its own, killed
+ * whole (the shell and whatever it started) when `cancel` aborts: a diagnostic must not hold a cancelled job.
  */
 export function runCommand(
   program: string,
   args: string[],
   out: NodeJS.WritableStream,
-  cancel?: AbortSignal
+  cancel: AbortSignal
 ): Promise<number> {
-  // node:child_process is loaded only when diagnostics run.
+  // node:child_process only when diagnostics run
   const { spawn } = process.getBuiltinModule('node:child_process')
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined })
+    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     const kill = (): void => {
       // a process that left the group may still hold the pipes: stop reading them
       child.stdout.destroy()
@@ -56,16 +54,16 @@ export function runCommand(
         // the group has ended already
       }
     }
-    if (cancel?.aborted) kill()
-    else cancel?.addEventListener('abort', kill, { once: true })
+    if (cancel.aborted) kill()
+    else cancel.addEventListener('abort', kill, { once: true })
     child.stdout.pipe(out, { end: false })
     child.stderr.pipe(out, { end: false })
     child.once('error', (e) => {
-      cancel?.removeEventListener('abort', kill)
+      cancel.removeEventListener('abort', kill)
       reject(e)
     })
     child.once('close', (code) => {
-      cancel?.removeEventListener('abort', kill)
+      cancel.removeEventListener('abort', kill)
       resolve(code ?? 1)
     })
   })

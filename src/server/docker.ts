@@ -1,7 +1,6 @@
 /**
- * A small client of the Docker Engine API (and Podman's Docker-compatible one) over its unix socket, with the
- * project's HTTP client: `DOCKER_HOST=unix://…`, else /var/run/docker.sock. Every request is bounded (its own
- * timeout, and the caller's signal: the wait's deadline and cancellation), and answers data, never words.
+ * A small client of the Docker Engine API (and Podman's compatible one) over its unix socket. Every request is
+ * bounded (its own timeout, and the caller's signal), and answers data, never words.
  */
 import { Agent, request, setUpUndici } from '../http/undici-parts.js'
 import { InputError } from '../inputs/input-error.js'
@@ -17,7 +16,6 @@ export interface ContainerState {
   id: string
   name: string
   running: boolean
-  /** `created`, `running`, `exited`, `dead`, … as the engine says. */
   status: string
   /** The main process's host pid; 0 once it has exited. */
   pid: number
@@ -25,11 +23,11 @@ export interface ContainerState {
   oomKilled: boolean
   /** The engine's own error (a runtime that could not start the command). */
   error: string
-  /** Milliseconds since the epoch; undefined before it ever started. */
+  /** Undefined before it ever started. */
   startedAtMs?: number
   /** `starting`, `healthy`, `unhealthy`; undefined without a HEALTHCHECK. */
   health?: string
-  /** The last health check's output, for an `unhealthy`. */
+  /** The last health check's output. */
   healthLog?: string
   tty: boolean
   env: string[]
@@ -70,7 +68,8 @@ export class DockerEngine {
       const r = await this.send('GET', '/_ping', call)
       return r.status === 200 ? undefined : `it answered HTTP ${r.status}`
     } catch (e) {
-      return errorCode(e)
+      const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException }
+      return err.cause?.code ?? err.code ?? err.message
     }
   }
 
@@ -83,10 +82,9 @@ export class DockerEngine {
   }
 
   /**
-   * The host pids of the container's processes (`GET /containers/{id}/top`); empty once it is not running. Docker
-   * runs the host's `ps` with `ps_args` over the container's processes: host pids. Podman reads `ps_args` as its
-   * own descriptors (`pid` is the container's pid namespace, `hpid` the host's) and runs anything else (`-eo pid`)
-   * as `ps` INSIDE the container: the container's pids (1, …), or an empty answer where the image has no `ps`.
+   * The host pids of the container's processes; empty once it is not running. Docker runs the host's `ps` with
+   * `ps_args`; Podman reads `ps_args` as its own descriptors (`hpid`: the host's pid) and runs anything else as `ps`
+   * inside the container (the container's pids, or nothing where the image has no `ps`).
    */
   async pids(id: string, call: Call = {}): Promise<number[]> {
     if (this.podman === undefined) await this.ping(call)
@@ -109,16 +107,15 @@ export class DockerEngine {
     const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
       ...call,
       // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
-      timeoutMs: call.timeoutMs ?? seconds * 1000 + 15_000
+      timeoutMs: seconds * 1000 + 15_000
     })
     // 304: it was not running
     return r.status === 204 || r.status === 304
   }
 
   /**
-   * Follows the container's output from its start (`follow`), handing each chunk to `out` as it comes: the
-   * multiplexed frames demultiplexed when it has no TTY. Settles when the stream ends (the container exited) or
-   * the signal aborts; never throws.
+   * Follows the container's output from its start, handing each chunk to `out` (demultiplexed when it has no TTY).
+   * Settles when the stream ends (the container exited) or the signal aborts; never throws.
    */
   async follow(id: string, tty: boolean, out: (chunk: Buffer) => void, signal: AbortSignal): Promise<void> {
     const demux = tty ? out : demultiplexer(out)
@@ -204,8 +201,8 @@ function containerState(c: Inspected): ContainerState {
 }
 
 /**
- * The logs of a container without a TTY: frames of an 8-byte header (the stream: 1 stdout, 2 stderr; three zero
- * bytes; the payload's length, big-endian) and the payload. Frames split across chunks are put back together.
+ * The logs of a container without a TTY: frames of an 8-byte header (stream, three zero bytes, the payload's length
+ * big-endian) and the payload. Frames split across chunks are put back together.
  */
 export function demultiplexer(out: (chunk: Buffer) => void): (chunk: Buffer) => void {
   let held: Buffer = Buffer.alloc(0)
@@ -222,10 +219,7 @@ export function demultiplexer(out: (chunk: Buffer) => void): (chunk: Buffer) => 
   }
 }
 
-/**
- * Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and
- * `{"cause":"no such container","message":"container … does not exist in database: no such container"}`.
- */
+/** Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and this cause. */
 function gone(r: { status: number; body: string }): boolean {
   if (r.status !== 500) return false
   try {
@@ -233,10 +227,4 @@ function gone(r: { status: number; body: string }): boolean {
   } catch {
     return false
   }
-}
-
-/** `ENOENT`, `ECONNREFUSED`, `EACCES`, or the message. */
-function errorCode(e: unknown): string {
-  const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException }
-  return err.cause?.code ?? err.code ?? err.message
 }

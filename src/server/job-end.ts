@@ -1,24 +1,17 @@
 /**
- * The job-end stop (the action's post step): what the main step hands over through the runner's state, for each
- * server that is the job's to stop (the stops themselves are stop.ts and container-stop.ts). The post step, a new
- * process, knows nothing else.
- *
- * The state is one value, `servers`: a JSON list with an entry per server of the wait, in the order of the `url`
- * lines (null for a server with nothing to stop). It is read like inputs: each value in the one form the main step
- * writes, or that server's entry is refused whole (`JobEndStateError`, nothing is signalled). The runner keeps it
- * in a file of the job's, and a process the job ran may have written there.
+ * What the main step hands the job-end stop (the action's post step, a new process that knows nothing else): one
+ * state value, `servers`, a JSON list with an entry per server in the order of the `url` lines (null for one with
+ * nothing to stop). The runner keeps it in a file a process the job ran may have written: each value is read in the
+ * one form the main step writes, or that entry is refused whole (`JobEndStateError`, nothing is signalled).
  */
 import type { Server, Settings } from '../inputs/settings.js'
 
-/** A process `start` launched: what the post step needs to stop it. */
+/** A process `start` launched; its start time, boot and run marker where they could be read (guard.ts). */
 export interface ProcessEndState {
   kind: 'process'
   pid: number
-  /** The server's start time at launch (`/proc/<pid>/stat` field 22), where it could be read. */
   startTicks?: number
-  /** The boot the server started in (`/proc/sys/kernel/random/boot_id`), where it could be read. */
   bootId?: string
-  /** The value of `WAIT_FOR_MODEL_RUN` in the server's environment: every process that carries it is the server's. */
   runMarker?: string
   timeoutMs: number
   logFile?: string
@@ -39,7 +32,7 @@ export interface ContainerEndState {
 export type ServerEndState = ProcessEndState | ContainerEndState
 
 /** What the main step knows of the server it launched. */
-export interface LaunchedFacts {
+interface LaunchedFacts {
   pid?: number
   logFile?: string
   startTicks?: number
@@ -83,7 +76,7 @@ export function jobEndState(servers: ReadonlyArray<ServerEndState | undefined>):
 /** A state value not in the form the main step writes: refused whole, and nothing is signalled. */
 export class JobEndStateError extends Error {
   constructor(
-    /** The state's name, and where in it (the variable is `STATE_servers`). */
+    /** Where in the state: `servers[0].pid`. */
     readonly stateName: string,
     readonly value: string,
     /** The form the main step writes. */
@@ -94,10 +87,7 @@ export class JobEndStateError extends Error {
   }
 }
 
-/**
- * The saved entries (`get` returns '' for a name not saved): none when the main step saved nothing. A value that
- * is not a JSON list of at most MAX_SERVERS entries throws JobEndStateError; each entry is read by `readServerEndState`.
- */
+/** The saved entries, each to be read by `readServerEndState`; none when the main step saved nothing. */
 export function readJobEndState(get: (name: string) => string): unknown[] {
   const text = get(NAME)
   if (text === '') return []
@@ -117,14 +107,11 @@ const PID_MAX = 4_194_304
 const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const MARKER_FORM = /^[0-9a-f]{32}$/
 const CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/
-/** A path as `log-file` takes it (relative to the workspace, as the post step runs there too): no control character, at most PATH_MAX. */
+/** A path as `log-file` takes it (the post step runs in the workspace too): no control character, at most PATH_MAX. */
 // eslint-disable-next-line no-control-regex
 const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/
 
-/**
- * Server `i`'s entry of the saved list, read back; undefined when it has nothing to stop. A value in any other
- * form than the one `serverEndState` writes throws JobEndStateError.
- */
+/** Server `i`'s entry, read back in the form `serverEndState` writes; undefined when it has nothing to stop. */
 export function readServerEndState(entry: unknown, i: number): ServerEndState | undefined {
   if (entry === null) return undefined
   const at = `${NAME}[${i}]`
@@ -144,17 +131,17 @@ export function readServerEndState(entry: unknown, i: number): ServerEndState | 
     if (typeof v !== 'string' || !pattern.test(v)) throw new JobEndStateError(`${at}.${name}`, shown(v), form)
     return v
   }
-  const timeoutMs = whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647') as number
-  const logFile = matching('logFile', PATH_FORM, 'a path without control characters, or none')
-  const logLines = whole('logLines', 0, 1000, 'a whole number from 0 to 1000') as number
+  const common = {
+    timeoutMs: whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647') as number,
+    logFile: matching('logFile', PATH_FORM, 'a path without control characters, or none'),
+    logLines: whole('logLines', 0, 1000, 'a whole number from 0 to 1000') as number
+  }
   if (saved.kind === 'container')
     return {
       kind: 'container',
       container: matching('container', CONTAINER_FORM, 'a container id or name', false) as string,
       socket: matching('socket', PATH_FORM, 'a socket path without control characters', false) as string,
-      timeoutMs,
-      logFile,
-      logLines
+      ...common
     }
   if (saved.kind !== 'process') throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process" or "container"')
   return {
@@ -163,9 +150,7 @@ export function readServerEndState(entry: unknown, i: number): ServerEndState | 
     startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
     bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
     runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
-    timeoutMs,
-    logFile,
-    logLines
+    ...common
   }
 }
 

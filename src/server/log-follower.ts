@@ -1,7 +1,7 @@
 /**
  * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
- * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
- * a log replaced by a directory), so that the wait never stalls behind it and its memory never grows with it.
+ * tail. Each look does bounded work whatever the file holds (a huge log, a flood, a directory), so that the wait
+ * never stalls behind it and its memory never grows with it.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { redact } from '../inputs/secrets.js'
@@ -9,14 +9,14 @@ import { notRegularFile } from '../runtime/own-files.js'
 import { systemClock } from '../runtime/clock.js'
 
 export interface LogLine {
-  /** 1-based line number in the file. */
+  /** 1-based. */
   number: number
   text: string
 }
 
 /** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
 export const MAX_LINE_CHARS = 2000
-/** Of a line longer than MAX_LINE_CHARS, only this many bytes are kept while it is being read (UTF-8: 4 per character). */
+/** Of a longer line, only this many bytes are kept while it is read (UTF-8: 4 per character). */
 const MAX_LINE_BYTES = MAX_LINE_CHARS * 4
 /** Lines decoded per look: each then goes through the startup profile and `fail-pattern`. */
 const LINES_PER_POLL = 1000
@@ -24,21 +24,16 @@ const LINES_PER_POLL = 1000
 const READ_BYTES_PER_POLL = 256 * 1024
 /** Bytes only counted (for line numbers) per look. */
 const COUNT_BYTES_PER_POLL = 32 * 1024 * 1024
-/**
- * And at most this long a look, read in 64 KB chunks: the action runs without V8's optimising compilers, so
- * counting the lines of `yes` output takes far longer per megabyte than an ordinary log's. A CPU budget, not a
- * time the wait depends on: it bounds how long a look holds the event loop (the deadline, signals), nothing else.
- */
+/** And at most this long a look: a CPU budget that bounds how long a look holds the event loop, nothing else. */
 const WORK_MS_PER_POLL = 20
 /**
- * Of what a log held before the wait, only its last this many bytes are read as lines (the phases so far and the
- * tail); the rest is counted. When a server writes faster than the follower reads and the backlog passes
- * BACKLOG_BYTES, the follower likewise counts its way to the last WINDOW_BYTES.
+ * Of what a log held before the wait, only its last WINDOW_BYTES are read as lines; the rest is counted. A backlog
+ * over BACKLOG_BYTES (a server writing faster than the follower reads) is likewise counted to its last WINDOW_BYTES.
  */
 const WINDOW_BYTES = 256 * 1024
 const BACKLOG_BYTES = 8 * 1024 * 1024
 const CHUNK_BYTES = 64 * 1024
-/** The most looks that read what is left, at the end (`tail`, `rest`): a flooded log's backlog is not read whole. */
+/** The most looks that read what is left at the end (`tail`, `rest`): a flooded log's backlog is not read whole. */
 const REST_LOOKS = 20
 
 export class LogFollower {
@@ -52,43 +47,31 @@ export class LogFollower {
   private countUntil = 0
   /** The first line read after counting began before the counting ended: counted, never shown. */
   private dropPartial = false
-  /** Lines that end before this offset were in the file before the wait: handed to `earlier`, never to `poll`. */
+  /** Lines that end before this offset were in the file before the wait. */
   private earlierUntil = 0
   private readonly recent: LogLine[] = []
   private readonly chunk = Buffer.alloc(CHUNK_BYTES)
-  private readonly earlier?: (lines: LogLine[]) => void
-  private readonly secrets: readonly string[]
   /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
   problem?: string
 
   /**
-   * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
-   * just started, where every line is new however fast it came), what the file already holds is counted and its
-   * last lines are kept for the tail and handed to `earlier` (by the looks that read them), but never returned by
-   * `poll`: only lines written from now on are new. Nothing is read here, so the wait starts at once.
-   * `fromStart` with `skipBytes`: the server appends to a log that already held that much (an earlier run's),
-   * which is only counted (by the first looks), so that line numbers are the file's.
-   * `secrets` are masked in each line before it is cut to MAX_LINE_CHARS.
+   * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (a server this process has just started),
+   * what the file already holds is handed to `earlier`, never returned by `poll`: only lines written from now on are
+   * new. `skipBytes`: an earlier run's part of the log, only counted, so that line numbers are the file's.
+   * `secrets` are masked in each line before it is cut.
    */
   constructor(
     readonly path: string,
     private readonly keep: number,
-    {
-      fromStart = false,
-      skipBytes = 0,
-      earlier,
-      secrets = []
-    }: {
+    private readonly options: {
       fromStart?: boolean
       skipBytes?: number
       earlier?: (lines: LogLine[]) => void
       secrets?: readonly string[]
     } = {}
   ) {
-    this.earlier = earlier
-    this.secrets = secrets
-    if (fromStart) {
-      this.countUntil = skipBytes
+    if (options.fromStart) {
+      this.countUntil = options.skipBytes ?? 0
       return
     }
     const size = this.withFile((_fd, s) => s) ?? 0
@@ -108,14 +91,11 @@ export class LogFollower {
       if (this.offset < this.countUntil) this.count(fd, until)
       if (this.offset >= this.countUntil) this.read(fd, size, fresh, old, until)
     })
-    if (old.length > 0) this.earlier?.(old)
+    if (old.length > 0) this.options.earlier?.(old)
     return fresh
   }
 
-  /**
-   * Every complete line still unread (within a bounded number of looks): what a server wrote before it exited is
-   * all read before its exit is explained, not only what one look's budget reached.
-   */
+  /** Every complete line still unread (within REST_LOOKS): all a server wrote before it exited explains the exit. */
   rest(): LogLine[] {
     const lines: LogLine[] = []
     for (let looks = 0; looks < REST_LOOKS && (looks === 0 || this.behind()); looks++) lines.push(...this.poll())
@@ -239,14 +219,11 @@ export class LogFollower {
   }
 
   private pendingText(): string {
-    const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets)
+    const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.options.secrets ?? [])
     return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}…` : text
   }
 
-  /**
-   * The last `keep` lines, including an unfinished last line; undefined when the file does not exist. Reads what
-   * is left (within a bounded number of looks) first, so that the tail ends where the file does.
-   */
+  /** The last `keep` lines, an unfinished one included, read to where the file ends; undefined without the file. */
   tail(): LogLine[] | undefined {
     for (let looks = 0; looks < REST_LOOKS && this.behind(); looks++) this.poll()
     if (this.problem === undefined && this.withFile(() => true) === undefined) return undefined

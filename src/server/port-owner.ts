@@ -1,10 +1,7 @@
 /**
- * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
- * socket's inode found among the processes' file descriptors (/proc/<pid>/fd → `socket:[inode]`), and each
- * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
- *
- * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
- * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
+ * Who listens on a local TCP port, from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode among the processes' file descriptors, and each holder's command line. /proc/net/tcp is this
+ * network namespace's: a server in a container with its own (docker -p) shows as the proxy that forwards the port.
  */
 import { descendantsOf } from './guard.js'
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
@@ -13,12 +10,11 @@ import { bareHost, isLoopback } from '../http/hosts.js'
 
 interface ProcessInfo {
   pid: number
-  /** The command line, arguments joined by spaces (cut at 500 characters); the process name where it has none. */
   command: string
 }
 
 export interface Listener {
-  /** The local address as the kernel holds it: `0.0.0.0`, `127.0.0.1`, `::`, `::ffff:127.0.0.1`, … */
+  /** `0.0.0.0`, `127.0.0.1`, `::`, `::ffff:127.0.0.1`, … */
   address: string
   port: number
   inode: number
@@ -27,21 +23,15 @@ export interface Listener {
 }
 
 export type PortOwner =
-  /** Nothing listens on the port. */
   | { kind: 'free'; port: number }
   | { kind: 'listening'; port: number; listeners: Listener[] }
   /** No /proc/net/tcp to read (not Linux, or /proc not mounted). */
   | { kind: 'unknown'; port: number }
 
-export interface ProcOptions {
-  /** Where procfs is mounted; tests point it elsewhere to see a machine without one. */
-  proc?: string
-}
-
 const LISTEN = '0A'
 
-/** Who listens on `port` (any local address, IPv4 and IPv6). */
-export function portOwner(port: number, { proc = '/proc' }: ProcOptions = {}): PortOwner {
+/** Who listens on `port` (any local address, IPv4 and IPv6); `proc`: where procfs is mounted. */
+export function portOwner(port: number, { proc = '/proc' }: { proc?: string } = {}): PortOwner {
   const sockets = listeningSockets(proc, port)
   if (sockets === undefined) return { kind: 'unknown', port }
   if (sockets.length === 0) return { kind: 'free', port }
@@ -54,21 +44,18 @@ export function portOwner(port: number, { proc = '/proc' }: ProcOptions = {}): P
 }
 
 export type Ownership =
-  /** A socket listening on the port is held by `pid` or one of its descendants (`holder`). */
+  /** `pid` or one of its descendants (`holder`) holds a socket listening on the port. */
   | { kind: 'ours'; port: number; holder: ProcessInfo }
-  /** Only other processes listen there (`listeners`; a holder this user cannot see leaves `holders` empty). */
+  /** Only other processes listen there (a holder this user cannot see leaves `holders` empty). */
   | { kind: 'foreign'; port: number; listeners: Listener[] }
   | { kind: 'free'; port: number }
   | { kind: 'unknown'; port: number }
 
-/**
- * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
- * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
- */
-export function listenerOwnership(port: number, pid: number, options: ProcOptions = {}): Ownership {
-  const owner = portOwner(port, options)
+/** Whether what listens on `port` belongs to `pid` or its descendants (a `start` shell's child, forked workers). */
+export function listenerOwnership(port: number, pid: number, { proc = '/proc' }: { proc?: string } = {}): Ownership {
+  const owner = portOwner(port, { proc })
   if (owner.kind !== 'listening') return owner
-  const family = processTree(options.proc ?? '/proc', pid)
+  const family = processTree(proc, pid)
   for (const l of owner.listeners) {
     const holder = l.holders.find((h) => family.has(h.pid))
     if (holder !== undefined) return { kind: 'ours', port, holder }

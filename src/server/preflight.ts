@@ -1,21 +1,16 @@
 /**
- * Before `start` launches anything: is the port the server will listen on free, and what else holds memory on the
- * GPUs it will use? A server an earlier job left behind would answer the gate in the new one's place, or make it
- * fail on "address in use"; a foreign process on its GPUs can make it run out of memory. Structured answers only;
- * the words are in report/lifecycle-report.ts, the decision (fail, warn) in the conclusion.
+ * Before `start` launches anything: is the port the server will listen on free (a server an earlier job left behind
+ * would answer in its place), and what else holds memory on the GPUs it will use (it may run out)?
  */
 import { appsOnVisibleGpus, type ComputeApp, type Gpu, type GpuSnapshot, gpuSnapshot } from '../gpu/nvidia-smi.js'
 import type { GpuCheck } from '../inputs/settings.js'
 import { localPort, type PortOwner, portOwner } from './port-owner.js'
 
+/** `clear`: no other process holds memory on the GPUs the server will use; `busy`: `apps` do. */
 type GpuFinding =
-  /** `gpu-check: off`. */
   | { kind: 'off' }
-  /** No GPU reading (no nvidia-smi, or it failed): nothing is said but a debug line. */
   | { kind: 'unavailable'; why: string; detail?: string }
-  /** No other process holds memory on the GPUs the server will use. */
   | { kind: 'clear'; gpus: Gpu[] }
-  /** Other processes do: `apps` on those GPUs. */
   | { kind: 'busy'; apps: ComputeApp[]; gpus: Gpu[] }
 
 export interface Preflight {
@@ -27,22 +22,20 @@ export interface Preflight {
 export interface PreflightDeps {
   /** The step's environment: CUDA_VISIBLE_DEVICES (the GPUs the server will use) and PATH (nvidia-smi). */
   env: NodeJS.ProcessEnv
-  proc?: string
   /** Reads the GPUs; nvidia-smi by default, within `gpuTimeoutMs` and ended by `signal`. */
   gpu?(): Promise<GpuSnapshot>
-  /** The most the GPU reading may take: 5 s, or the time left before the wait's deadline. */
+  /** The time left before the wait's deadline: the GPU reading takes 5 s at most. */
   gpuTimeoutMs?: number
   signal?: AbortSignal
-  hostName?: string
 }
 
 /** Checks the ports of `urls` that name this machine, and the GPUs as `gpuCheck` asks. */
 export async function preflight(urls: readonly URL[], gpuCheck: GpuCheck, deps: PreflightDeps): Promise<Preflight> {
   let portBusy: Preflight['portBusy']
-  for (const port of new Set(urls.map((u) => localPort(u, deps.hostName)))) {
+  for (const port of new Set(urls.map((u) => localPort(u)))) {
     // a host elsewhere is probed as before: its port is not this machine's to check
     if (port === undefined) continue
-    const owner = portOwner(port, { proc: deps.proc })
+    const owner = portOwner(port)
     if (owner.kind === 'listening') {
       portBusy = owner
       break
@@ -76,17 +69,10 @@ export function preflightVerdict(
 }
 
 /**
- * The GPUs a `start` command pins its server to, read from the command itself, for the pre-flight's `gpu-check`:
- * a fleet of one server per GPU starts each with its own `CUDA_VISIBLE_DEVICES=N` (or `docker run --gpus
- * device=N`), and each server's check is of its GPUs, not of the step's. Undefined: the command does not say (the
- * step's CUDA_VISIBLE_DEVICES, else every GPU, as before).
- */
-
-/**
  * `CUDA_VISIBLE_DEVICES=…` among the assignments that begin a command (after `env` and its options, or `export`).
- * Written so that each character can be read one way only: a `start` is an input of up to 64 KiB, and a pattern
- * that could split `A='' A='' …` in two ways at each word would take exponential time on one that does not match.
- * An assignment's value stops at `;`, `&` or `|`, so that each try ends at the next command.
+ * Each character can be read one way only: on a `start` of up to 64 KiB, a pattern that could split `A='' A='' …`
+ * two ways at each word would take exponential time. A value stops at `;`, `&` or `|`: each try ends at the next
+ * command.
  */
 const VALUE = `(?:'[^']*'|"[^"]*"|[^\\s'";&|])*`
 const ASSIGNED = new RegExp(
@@ -97,12 +83,15 @@ const ASSIGNED = new RegExp(
 /** `docker run … --gpus device=1,2` (also `--gpus=…`, `'"device=1,2"'`), the engine's own way to pin a container. */
 const DOCKER_GPUS = /\s--gpus(?:=|\s+)(?:'"?|"'?)?device=([0-9A-Za-z,-]+)/
 
-const unquoted = (text: string): string => text.replace(/^(['"])(.*)\1$/, '$2')
-
+/**
+ * The GPUs a `start` command pins its server to (a fleet of one server per GPU): each server's check is of its GPUs,
+ * not of the step's. Undefined: the command does not say.
+ */
 export function startGpus(start: string | undefined): string | undefined {
   if (start === undefined) return undefined
   const assigned = ASSIGNED.exec(start)
-  if (assigned !== null) return unquoted(assigned[1])
+  // without its quotes
+  if (assigned !== null) return assigned[1].replace(/^(['"])(.*)\1$/, '$2')
   const docker = DOCKER_GPUS.exec(start)
   return docker === null ? undefined : docker[1]
 }

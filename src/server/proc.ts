@@ -1,11 +1,11 @@
-/** Reading Linux's /proc: one process's stat line, the process ids, a command line, an environment. Undefined or empty without it. */
+/** Reading Linux's /proc: a process's stat line, the process ids, a command line, an environment; nothing without it. */
 import { readdirSync, readFileSync } from 'node:fs'
 
 export interface ProcStat {
   /** R, S, D, Z (zombie), T, … */
   state: string
   ppid: number
-  /** The process group (the pid of its leader). */
+  /** The process group: the pid of its leader. */
   pgrp: number
   /** Since boot, in clock ticks: with the pid, it names one process even after the id is reused. */
   startTicks: number
@@ -46,14 +46,17 @@ export function commandLine(pid: number, proc = '/proc'): string {
   }
 }
 
-/** The environment `pid` started with (`/proc/<pid>/environ`), or undefined when it cannot be read (gone, another user's, no /proc). */
+/** The environment `pid` started with, or undefined when it cannot be read (gone, another user's, no /proc). */
 export function procEnviron(pid: number, proc = '/proc'): Record<string, string> | undefined {
   try {
-    const entries = readFileSync(`${proc}/${pid}/environ`, 'utf8')
-      .split('\0')
-      .filter((e) => e.includes('='))
-    return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]))
+    return environment(readFileSync(`${proc}/${pid}/environ`, 'utf8').split('\0'))
   } catch {
     return undefined
   }
 }
+
+/** `NAME=value` entries as a record; an entry without `=` is none. */
+export const environment = (entries: readonly string[]): Record<string, string> =>
+  Object.fromEntries(
+    entries.filter((e) => e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)])
+  )

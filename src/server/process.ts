@@ -1,7 +1,4 @@
-/**
- * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
- * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
- */
+/** The model server as a process: launched by `start` or found by `pid`, watched until it exits, left running. */
 import { closeSync, constants, existsSync, fstatSync, mkdirSync, readFileSync } from 'node:fs'
 import { createOwn, openOwn } from '../runtime/own-files.js'
 import { tmpdir } from 'node:os'
@@ -15,29 +12,26 @@ import { procEnviron, procStat } from './proc.js'
 
 export interface ServerProcess {
   pid: number
-  /** What the exit is said of, where not `the server process <pid>` (`the container srv`). */
+  /** What the exit is said of, where not `the server process <pid>`. */
   label?: string
-  /** When the process started, on the clock's scale; undefined when unknown (no /proc). */
+  /** On the clock's scale; undefined when unknown (no /proc). */
   startedAt?: number
   /** Settles once the process has exited, saying how ("exited with code 1", "was killed by SIGKILL"). */
   exited: Promise<string>
-  /** The environment the process started with, or undefined when it cannot be read. */
   environ(): Record<string, string> | undefined
   /** Stops watching; the process keeps running. */
   release(): void
-  /** With `start`: the size of the log before the server began to append to it (0 for a new one). */
+  /** With `start`: the size of the log before the server began to append to it. */
   logOffset?: number
-  /** With `start`: its start time in clock ticks since boot (`/proc/<pid>/stat` field 22); undefined without /proc. */
+  /** With `start`: `/proc/<pid>/stat` field 22; undefined without /proc. */
   startTicks?: number
 }
 
 const randomPart = (): string => process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')
 
 /**
- * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
- * outside a runner) named with this run's pid and a random part, `model-server-<pid>-<12 hex>.log`, created now
- * and exclusively, so that no other run's log is ever truncated and no link planted at a name we would use is
- * followed (a name taken: another random one).
+ * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory, created now and
+ * exclusively, so that no other run's log is ever truncated and no link planted at a name we would use is followed.
  */
 export function newLogFile(env: NodeJS.ProcessEnv, pid = process.pid): string {
   const dir = env.RUNNER_TEMP || tmpdir()
@@ -58,11 +52,7 @@ export function newLogFile(env: NodeJS.ProcessEnv, pid = process.pid): string {
   }
 }
 
-/**
- * The step's environment, without the action's own `INPUT_*` variables (which carry its api-key) and without the
- * runner's internals (`isRunnerInternal`: the tokens it gives the action's process and no `run:` step, and this
- * step's own file commands).
- */
+/** The step's environment, without the action's own `INPUT_*` variables (its api-key) and the runner's internals. */
 export function serverEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).filter(
@@ -80,10 +70,33 @@ const FOREGROUND_HINT =
 /** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
 const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'
 
+export interface ServerLog {
+  fd: number
+  /** Its size when opened: what it held before is an earlier run's. */
+  offset: number
+}
+
 /**
- * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
- * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
- * it may be a log the user keeps, or another run's).
+ * Opens the log a server's output is appended to (never truncated: it may be a log the user keeps, or another
+ * run's), before anything starts, so that a bad one runs nothing.
+ */
+export function openServerLog(path: string): ServerLog {
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+    // never through a symbolic link (nor into a FIFO): the server's output would go wherever it points
+    const fd = openOwn(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT)
+    return { fd, offset: fstatSync(fd).size }
+  } catch (e) {
+    throw new InputError('log-file', {
+      value: printable(path),
+      problem: `cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
+    })
+  }
+}
+
+/**
+ * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the step
+ * and a signal to the action does not reach it; its output is appended to `logFile`.
  */
 export function startServer(
   command: string,
@@ -91,19 +104,7 @@ export function startServer(
   env: Record<string, string>,
   clock: Clock
 ): ServerProcess {
-  let fd: number
-  let logOffset: number
-  try {
-    mkdirSync(dirname(logFile), { recursive: true })
-    // never through a symbolic link: the server's output would go wherever it points
-    fd = openOwn(logFile, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT)
-    logOffset = fstatSync(fd).size
-  } catch (e) {
-    throw new InputError('log-file', {
-      value: printable(logFile),
-      problem: `cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
-    })
-  }
+  const { fd, offset: logOffset } = openServerLog(logFile)
   try {
     // node:child_process (with node:dgram) only for `start`
     const child = process
@@ -216,32 +217,22 @@ function processAgeMs(startTicks: number): number | undefined {
 }
 
 /** When `pid` started, on the wall clock (ms since the epoch, to /proc's 10 ms); undefined when it is not running. */
-export function processStartedAt(pid: number, now = Date.now()): number | undefined {
+export function processStartedAt(pid: number): number | undefined {
   const stat = procStat(pid)
   const ageMs = stat === undefined ? undefined : processAgeMs(stat.startTicks)
-  return ageMs === undefined ? undefined : now - ageMs
+  return ageMs === undefined ? undefined : Date.now() - ageMs
 }
 
 /**
- * What the runner gives the action's own process and no `run:` step, kept from the server `start` launches: a
- * detached server outlives the step and may run code the job did not write (a model's own code, a plugin), so it
- * gets the step's environment as a `run:` step would, not the action's. From the runner's
- * `NodeScriptActionHandler` (actions/runner, src/Runner.Worker/Handlers/): the Actions runtime's URL and token
- * (the job's cache and artifact credential), the cache and results services, and the OIDC token request (which
- * mints cloud credentials where `id-token: write` is set). The list is docs/server.md's; a user who needs one
- * passes it explicitly, in the `env:` of a later `run:` step.
+ * What the runner gives the action's own process and no `run:` step (its `NodeScriptActionHandler`): the Actions
+ * runtime's token (the job's cache and artifact credential), the cache and results services, the OIDC token request.
+ * A detached server outlives the step and may run code the job did not write: it gets the environment of a `run:`
+ * step, not the action's (the list is docs/server.md's).
  */
-
-/** Every variable whose name starts with one of these (`ACTIONS_CACHE_URL`, a cache proxy's `ACTIONS_RESULTS_URL_ORIGINAL`, …). */
 const RUNNER_PREFIXES = ['ACTIONS_RUNTIME_', 'ACTIONS_ID_TOKEN_', 'ACTIONS_CACHE_', 'ACTIONS_RESULTS_'] as const
 
-/**
- * This step's own file commands: the action's outputs, the post step's state (the pid it stops), the next steps'
- * environment and PATH, the job summary. A server writing to them during the step would forge what the action
- * tells the runner.
- */
+/** This step's own file commands: a server writing to them would forge what the action tells the runner. */
 const STEP_FILES = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY'] as const
 
-/** Whether the variable is one of the runner's internals (see the module comment). */
 const isRunnerInternal = (name: string): boolean =>
   RUNNER_PREFIXES.some((p) => name.startsWith(p)) || (STEP_FILES as readonly string[]).includes(name)

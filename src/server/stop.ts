@@ -1,13 +1,14 @@
 /**
- * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
- * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
- * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
+ * Stops a server and everything it started, then waits until none of its processes remain and, where nvidia-smi
+ * tells, until none of them holds GPU memory (the next job on a shared runner needs it back). A process: SIGTERM to
+ * its group, SIGKILL after a timeout; a container: its engine's stop. The answer is a record, never words.
  */
-import { type GpuSnapshot, memoryHeldBy } from '../gpu/nvidia-smi.js'
+import { type GpuSnapshot, type HeldMemory, memoryHeldBy } from '../gpu/nvidia-smi.js'
 import { procPids, procStat } from './proc.js'
 import { processTree } from './port-owner.js'
 import type { Clock } from '../runtime/clock.js'
-import type { ProcessEndState } from './job-end.js'
+import type { ContainerEndState, ProcessEndState } from './job-end.js'
+import { DockerEngine } from './docker.js'
 import { LogFollower, type LogLine } from './log-follower.js'
 import {
   descendantsOf,
@@ -19,8 +20,10 @@ import {
   type Spared
 } from './guard.js'
 
+const POLL_MS = 100
+
 export interface StopOptions {
-  /** The server: the leader of its process group (as `start` launches it), or any process of it. */
+  /** The leader of the server's process group (as `start` launches it), or any process of it. */
   pid: number
   /** From SIGTERM until SIGKILL. */
   timeoutMs: number
@@ -28,11 +31,9 @@ export interface StopOptions {
   killWaitMs?: number
   /** After the processes have gone, how long to wait for their GPU memory to be released. */
   gpuWaitMs?: number
-  pollMs?: number
   /**
-   * The server as recorded at launch (the job-end state): `pid` is signalled only while it is still that process,
-   * and the processes that carry `marker` in their environment are the server's too. Without it (`wait-for-model
-   * stop --pid`, the user's own word) the pid is taken as given.
+   * The server as recorded at launch: `pid` is signalled only while it is still that process, and the processes
+   * that carry `marker` are the server's too. Without it (`stop --pid`, the user's own word) the pid is taken as given.
    */
   launch?: Recorded & { marker?: string }
 }
@@ -44,12 +45,7 @@ export interface StopDeps {
   kill?(pid: number, signal: NodeJS.Signals): void
   /** How the leader exited, where the caller is its parent and can know. */
   exited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
-  /** Where procfs is mounted. */
-  proc?: string
-  /**
-   * Aborted when the stopper itself is cancelled (the job-end step, signalled): no more waiting, SIGKILL at once,
-   * the GPU memory read once and not waited for.
-   */
+  /** Aborted when the stopper itself is cancelled: no more waiting, SIGKILL at once, GPU memory read once. */
   cancel?: AbortSignal
 }
 
@@ -67,25 +63,23 @@ export interface StopRecord {
   pid: number
   /** A container stopped through its engine (its name or id); `pid` is then its main process. */
   container?: string
-  /** `group`: `pid` leads its process group, which was signalled whole; `tree`: it does not, so `pid` and its
-   * descendants were signalled one by one (a group it merely belongs to may hold the runner itself). */
-  scope: 'group' | 'tree'
   /**
-   * `not-running`: nothing to stop; `exited`: all its processes are gone; `survived`: some outlived SIGKILL;
-   * `refused`: `pid` is a process no stop may signal (`refused` says which), nothing was signalled.
+   * `group`: the process group of `pid` was signalled whole; `tree`: `pid` and its descendants one by one (a group
+   * it merely belongs to may hold the runner itself).
    */
+  scope: 'group' | 'tree'
+  /** `refused`: `pid` is a process no stop may signal (`refused` says which), nothing was signalled. */
   outcome: 'not-running' | 'exited' | 'survived' | 'refused'
   /** The processes of the server when the stop began. */
   pids: number[]
-  /** Why `pid` itself was not signalled: this process, an ancestor of it, pid 1, the runner. */
   refused?: Spared
   /** `pid` is no longer the process launched then (`launch`): left alone, with its group. */
   notOurs?: Exclude<Identity, { kind: 'same' | 'gone' }>
   /** Processes that carry the run's marker outside the server's group and tree (an escaped worker): stopped too. */
   escaped?: number[]
-  /** Processes of its group or tree that no stop may signal (this process, an ancestor, the runner): left alone. */
+  /** Processes of its group or tree that no stop may signal: left alone. */
   spared?: number[]
-  /** The last signal sent: SIGTERM, or SIGKILL once the timeout passed. */
+  /** The last signal sent. */
   signal?: 'SIGTERM' | 'SIGKILL'
   /** The leader's exit, where known (only its parent can know). */
   exitCode?: number | null
@@ -95,40 +89,31 @@ export interface StopRecord {
   /** Still running after SIGKILL. */
   survivors?: number[]
   gpu: GpuRelease
-  /** The stop was cancelled (see `StopDeps.cancel`): what it skipped was skipped for that. */
   cancelled?: boolean
-}
-
-interface Member {
-  pid: number
-  startTicks?: number
 }
 
 /** Stops the server `pid` and its processes; see the module comment. */
 export async function stopServer(options: StopOptions, deps: StopDeps): Promise<StopRecord> {
   const { clock } = deps
-  const proc = deps.proc ?? '/proc'
-  const pollMs = options.pollMs ?? 100
   const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal))
-  const guard = processGuard(proc)
+  const guard = processGuard()
   const refused = guard.spared(options.pid)
   if (refused !== undefined)
     return { pid: options.pid, scope: 'tree', outcome: 'refused', refused, pids: [], gpu: { kind: 'none' } }
   const { launch } = options
-  const identity = launch === undefined ? undefined : identify(options.pid, launch, proc)
+  const identity = launch === undefined ? undefined : identify(options.pid, launch)
   const notOurs = identity === undefined || identity.kind === 'same' || identity.kind === 'gone' ? undefined : identity
   // after a reboot nothing running can be the server's; a reused pid is a stranger's, and so is its group; a pid
   // that cannot be checked is left alone like one that failed the check
-  const leader = notOurs === undefined ? procStat(options.pid, proc) : undefined
-  const inGroup = (): number[] => procPids(proc).filter((p) => procStat(p, proc)?.pgrp === options.pid)
-  // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
-  // still names a group: with the leader gone, processes in group `pid` are that server's. With a launch
-  // record, only those that carry its marker are: the group may be a stranger's that took the pid and left.
+  const leader = notOurs === undefined ? procStat(options.pid) : undefined
+  const inGroup = (): number[] => procPids().filter((p) => procStat(p)?.pgrp === options.pid)
+  // A group outlives its leader, and Linux reuses no pid that still names a group: with the leader gone, processes
+  // in group `pid` are that server's. With a launch record, only those that carry its marker are: the group may be
+  // a stranger's that took the pid and left.
   const leaderless = notOurs === undefined && (leader === undefined || leader.state === 'Z')
   const marker = notOurs?.kind === 'rebooted' ? undefined : launch?.marker
   const seen = new Map<string, boolean>()
-  const marked = (): number[] =>
-    marker === undefined ? [] : markedProcesses(marker, launch?.startTicks ?? 0, seen, proc)
+  const marked = (): number[] => (marker === undefined ? [] : markedProcesses(marker, launch?.startTicks ?? 0, seen))
   // never a group a spared process is in: that would stop the stopper (and the runner's step with it)
   const groupScope =
     notOurs === undefined &&
@@ -136,20 +121,20 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
     (leaderless ? launch === undefined && inGroup().length > 0 : leader?.pgrp === options.pid)
   const scope = groupScope ? 'group' : 'tree'
   const spared = new Set<number>()
-  const members = (): Member[] => {
+  const members = (): Array<{ pid: number; startTicks?: number }> => {
     // a pid checked as gone may be taken by a stranger any moment: with a launch record, it is not looked at again
     const tree =
-      notOurs === undefined && !(leaderless && launch !== undefined) ? [...processTree(proc, options.pid)] : []
+      notOurs === undefined && !(leaderless && launch !== undefined) ? [...processTree('/proc', options.pid)] : []
     const group = groupScope ? inGroup() : []
     // with the leader gone, its group's processes that carry the marker are among these
     const tagged = marked()
-    const found = new Set([...tree, ...group, ...(tagged.length > 0 ? descendantsOf(tagged, proc) : [])])
+    const found = new Set([...tree, ...group, ...(tagged.length > 0 ? descendantsOf(tagged) : [])])
     return [...found].flatMap((pid) => {
       if (guard.spared(pid) !== undefined) {
         spared.add(pid)
         return []
       }
-      const stat = procStat(pid, proc)
+      const stat = procStat(pid)
       // without /proc only the pid itself can be asked about (and, with a launch record, not even that)
       if (stat === undefined)
         return pid === options.pid && launch === undefined && signalled(kill, pid, 0) ? [{ pid }] : []
@@ -157,7 +142,7 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
     })
   }
   const initial = members()
-  const inside = new Set(notOurs === undefined ? [...processTree(proc, options.pid), ...inGroup()] : [])
+  const inside = new Set(notOurs === undefined ? [...processTree('/proc', options.pid), ...inGroup()] : [])
   const escaped = initial.map((m) => m.pid).filter((p) => !inside.has(p))
   const base = {
     pid: options.pid,
@@ -174,7 +159,6 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
   const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]))
   const family = (): Set<number> => new Set(tracked.keys())
   const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined
-  const heldAtStart = atStart?.mib ?? 0
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
   void deps.exited?.then((e) => (exit = e))
 
@@ -188,7 +172,7 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
     if (scope === 'group') {
       signalled(kill, -options.pid, signal)
       // the group had them all, but for those that left it
-      for (const pid of alive()) if (procStat(pid, proc)?.pgrp !== options.pid) signalled(kill, pid, signal)
+      for (const pid of alive()) if (procStat(pid)?.pgrp !== options.pid) signalled(kill, pid, signal)
     } else for (const pid of alive()) signalled(kill, pid, signal)
   }
   const cancelled = (): boolean => deps.cancel?.aborted === true
@@ -197,7 +181,7 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
     for (;;) {
       if (alive().length === 0) return true
       if (clock.now() >= until || (cancellable && cancelled())) return false
-      await clock.sleep(Math.min(pollMs, until - clock.now()), cancellable ? deps.cancel : undefined)
+      await clock.sleep(Math.min(POLL_MS, until - clock.now()), cancellable ? deps.cancel : undefined)
     }
   }
 
@@ -218,7 +202,7 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
   const secondsToExit = seconds()
   // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
   for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
-    await clock.sleep(pollMs)
+    await clock.sleep(POLL_MS)
   const exited = {
     signal,
     ...(cancelled() ? { cancelled: true } : {}),
@@ -227,33 +211,39 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
   const record = gone
     ? { ...base, ...exited, outcome: 'exited' as const, secondsToExit }
     : { ...base, ...exited, outcome: 'survived' as const, survivors: alive() }
+  return { ...record, gpu: await gpuRelease(before, atStart, family, seconds, options.gpuWaitMs ?? 30_000, deps) }
+}
 
-  if (before === undefined) return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } }
-  if (before.kind === 'unavailable') return { ...record, gpu: { kind: 'unavailable', why: before.why } }
+/** Waits up to `waitMs` for the GPU memory the server's processes held when the stop began to be released. */
+async function gpuRelease(
+  before: GpuSnapshot | undefined,
+  atStart: HeldMemory | undefined,
+  family: () => ReadonlySet<number>,
+  seconds: () => number,
+  waitMs: number,
+  deps: Pick<StopDeps, 'clock' | 'gpu' | 'cancel'>
+): Promise<GpuRelease> {
+  if (before === undefined) return { kind: 'unavailable', why: 'not asked' }
+  if (before.kind === 'unavailable') return { kind: 'unavailable', why: before.why }
   // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
-  if (atStart === undefined || atStart.apps.length === 0) return { ...record, gpu: { kind: 'none' } }
-  const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000)
+  if (atStart === undefined || atStart.apps.length === 0) return { kind: 'none' }
+  const until = deps.clock.now() + waitMs
   for (;;) {
     const now = await (deps.gpu as NonNullable<StopDeps['gpu']>)()
     const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined
-    if (held !== undefined && held.apps.length === 0)
-      return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } }
+    if (held !== undefined && held.apps.length === 0) return { kind: 'released', mib: atStart.mib, seconds: seconds() }
     // a read the cancel ended (a job-end step's nvidia-smi is ended by its cancel) says nothing of the memory
     if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
-      return { ...record, gpu: { kind: 'unavailable', why: 'cancelled' } }
-    if (clock.now() >= gpuUntil || cancelled()) {
+      return { kind: 'unavailable', why: 'cancelled' }
+    if (deps.clock.now() >= until || deps.cancel?.aborted === true)
       return {
-        ...record,
-        gpu: {
-          kind: 'held',
-          mib: heldAtStart,
-          heldMib: held?.mib ?? heldAtStart,
-          seconds: seconds(),
-          pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-        }
+        kind: 'held',
+        mib: atStart.mib,
+        heldMib: held?.mib ?? atStart.mib,
+        seconds: seconds(),
+        pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
       }
-    }
-    await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()), deps.cancel)
+    await deps.clock.sleep(Math.min(POLL_MS, until - deps.clock.now()), deps.cancel)
   }
 }
 
@@ -272,24 +262,94 @@ export interface JobEnd {
   record: StopRecord
   /** Whether it went as it should: gone after SIGTERM, its GPU memory (if any) released. */
   clean: boolean
-  /** The log's last lines when it did not exit on SIGTERM (or outlived SIGKILL); undefined otherwise or without a log. */
+  /** The log's last lines when it did not stop cleanly; undefined otherwise or without a log. */
   logTail?: LogLine[]
   logFile?: string
 }
 
+type JobEndDeps = Pick<StopDeps, 'clock' | 'gpu' | 'cancel'>
+
+// why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
+const lastLines = (state: { logFile?: string; logLines: number }): LogLine[] | undefined =>
+  state.logFile === undefined || state.logLines === 0
+    ? undefined
+    : new LogFollower(state.logFile, state.logLines).tail()
+
 /** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
-export async function stopAtJobEnd(
-  state: Omit<ProcessEndState, 'kind'>,
-  deps: { clock: Clock; gpu?(): Promise<GpuSnapshot>; proc?: string; cancel?: AbortSignal }
-): Promise<JobEnd> {
+export async function stopAtJobEnd(state: Omit<ProcessEndState, 'kind'>, deps: JobEndDeps): Promise<JobEnd> {
   const launch = { startTicks: state.startTicks, bootId: state.bootId, marker: state.runMarker }
   const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs, launch }, deps)
   const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL'
   const clean = exitedOnTerm && record.gpu.kind !== 'held' && record.outcome !== 'refused'
-  // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
-  const logTail =
-    exitedOnTerm || state.logFile === undefined || state.logLines === 0
-      ? undefined
-      : new LogFollower(state.logFile, state.logLines).tail()
-  return { record, clean, logTail, logFile: state.logFile }
+  return { record, clean, logTail: exitedOnTerm ? undefined : lastLines(state), logFile: state.logFile }
+}
+
+/**
+ * Stops a container with `docker stop` semantics (the image's stop signal, then SIGKILL after the timeout), then
+ * waits for its processes and their GPU memory as for a process. Never throws for one already gone.
+ */
+export async function stopContainerAtJobEnd(state: Omit<ContainerEndState, 'kind'>, deps: JobEndDeps): Promise<JobEnd> {
+  const { clock } = deps
+  const engine = new DockerEngine(state.socket)
+  try {
+    const before = await engine.inspect(state.container)
+    const base = { pid: before?.pid ?? 0, scope: 'tree' as const, container: state.container }
+    if (before === undefined || !before.running)
+      return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true }
+    const pids = await engine.pids(state.container)
+    const tracked = new Map(pids.map((p) => [p, procStat(p)?.startTicks]))
+    const alive = (): number[] =>
+      [...tracked]
+        .filter(([p, ticks]) => {
+          const stat = procStat(p)
+          return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks
+        })
+        .map(([p]) => p)
+    const gpuBefore = deps.gpu ? await deps.gpu() : undefined
+    const family = new Set(pids)
+    const atStart = gpuBefore?.kind === 'available' ? memoryHeldBy(gpuBefore, family) : undefined
+
+    const termAt = clock.now()
+    const seconds = (): number => Math.round((clock.now() - termAt) / 100) / 10
+    const cancelled = (): boolean => deps.cancel?.aborted === true
+    // cancelled before or during the stop: `docker stop -t 0`, since the engine goes on with the first stop whether
+    // or not its caller waits
+    let killedAtOnce = cancelled()
+    if (!killedAtOnce)
+      try {
+        await engine.stop(state.container, state.timeoutMs / 1000, { signal: deps.cancel })
+      } catch (e) {
+        if (!cancelled()) throw e
+        killedAtOnce = true
+      }
+    if (killedAtOnce) await engine.stop(state.container, 0)
+    // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
+    // cancelled stop waits a second for them, as for SIGKILL'd processes)
+    for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++) await clock.sleep(POLL_MS)
+    const secondsToExit = seconds()
+    let after = await engine.inspect(state.container)
+    const exitCode = after?.exitCode
+    // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
+    for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
+      await clock.sleep(POLL_MS)
+      after = await engine.inspect(state.container)
+    }
+    const survivors = alive()
+    const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137
+    const record: StopRecord = {
+      ...base,
+      pids,
+      signal: killed ? 'SIGKILL' : 'SIGTERM',
+      ...(cancelled() ? { cancelled: true } : {}),
+      ...(exitCode === undefined ? {} : { exitCode }),
+      ...(after?.running === true || survivors.length > 0
+        ? { outcome: 'survived' as const, survivors: survivors.length > 0 ? survivors : [before.pid] }
+        : { outcome: 'exited' as const, secondsToExit }),
+      gpu: await gpuRelease(gpuBefore, atStart, () => family, seconds, 30_000, deps)
+    }
+    const clean = record.outcome === 'exited' && !killed && record.gpu.kind !== 'held'
+    return { record, clean, logTail: clean ? undefined : lastLines(state), logFile: state.logFile }
+  } finally {
+    engine.close()
+  }
 }

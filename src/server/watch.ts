@@ -6,14 +6,14 @@ import type { Halter } from '../runtime/halter.js'
 import { findWithin } from '../runtime/bounded-regex.js'
 import { systemClock } from '../runtime/clock.js'
 
-/** Why the watch ends the wait, and its explanation: the halts of the wait (src/facts/halt.ts) a server gives. */
+/** The halts of the wait (src/facts/halt.ts) a server gives. */
 interface WatchHalt {
   reason: 'server-exited' | 'log-error' | 'cancelled'
   detail: string
 }
 
 export interface WatchOptions {
-  /** Ended, with the halt that explains why, when the wait must end (the wait's halter). */
+  /** The wait's halter. */
   halter: Pick<Halter<WatchHalt>, 'halt'>
   server?: ServerProcess
   log?: LogFollower
@@ -22,7 +22,7 @@ export interface WatchOptions {
   readLines?(lines: LogLine[]): KnownFatal | undefined
   /** Stopped, with the signal the runner sent, when the job is cancelled. */
   cancel?: Halter<NodeJS.Signals>
-  /** How often the log is read when the file system does not say it changed (a log on NFS, a file not there yet). */
+  /** How often the log is read when the file system does not say it changed (NFS, a file not there yet). */
   pollMs?: number
 }
 
@@ -31,7 +31,7 @@ export interface KnownFatal {
   line: LogLine
   /** It names a cause (out of memory, an NCCL error) rather than only saying the start failed. */
   cause: boolean
-  /** Whose line it is ("vLLM"); undefined while the engine is not known. */
+  /** Undefined while the engine is not known. */
   engineLabel?: string
 }
 
@@ -39,10 +39,7 @@ export interface ServerWatch {
   close(): void
 }
 
-/**
- * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
- * on an ordinary line) would otherwise hold the event loop, the deadline and the signals with it.
- */
+/** How long `fail-pattern` may run on one look's lines: one that backtracks would hold the event loop. */
 const FAIL_PATTERN_LIMIT_MS = 250
 
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
@@ -89,13 +86,8 @@ export function watchServer({
     if (log.problem !== undefined)
       return { halt: { reason: 'log-error', detail: `${log.problem}${after}` }, settled: true }
     const known = readLines?.(fresh)
-    const found = failPattern
-      ? findWithin(
-          failPattern,
-          fresh.map((l) => l.text),
-          FAIL_PATTERN_LIMIT_MS
-        )
-      : -1
+    const texts = fresh.map((l) => l.text)
+    const found = failPattern ? findWithin(failPattern, texts, FAIL_PATTERN_LIMIT_MS) : -1
     if (typeof found === 'object') {
       const line = fresh[found.outOfTimeAt]
       return {
@@ -116,22 +108,6 @@ export function watchServer({
     return known ? { halt: knownError(known), settled: false } : undefined
   }
 
-  /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
-  const spaced = (f: () => void, gapMs: number): (() => void) => {
-    let last = -Infinity
-    let pending: NodeJS.Timeout | undefined
-    return () => {
-      if (pending !== undefined || closed) return
-      const wait = last + gapMs - systemClock.now()
-      const run = (): void => {
-        pending = undefined
-        last = systemClock.now()
-        if (!closed) f()
-      }
-      if (wait <= 0) run()
-      else pending = setTimeout(run, wait)
-    }
-  }
   let found: { halt: WatchHalt; settled: boolean } | undefined
   let grace: NodeJS.Timeout | undefined
   const scan = (): void => {
@@ -154,8 +130,21 @@ export function watchServer({
   const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined)
   const timer = reads ? setInterval(scan, pollMs) : undefined
   // The file system says when the log grows, so that a ready line is read within milliseconds, not a poll later;
-  // reads are spaced by SCAN_GAP_MS, so that a progress bar redrawn a thousand times a second costs little.
-  const onChange = spaced(() => scan(), SCAN_GAP_MS)
+  // reads are SCAN_GAP_MS apart at least (once, however many changes came between), so that a progress bar redrawn
+  // a thousand times a second costs little.
+  let lastScan = -Infinity
+  let nextScan: NodeJS.Timeout | undefined
+  const onChange = (): void => {
+    if (nextScan !== undefined || closed) return
+    const run = (): void => {
+      nextScan = undefined
+      lastScan = systemClock.now()
+      if (!closed) scan()
+    }
+    const wait = lastScan + SCAN_GAP_MS - systemClock.now()
+    if (wait <= 0) run()
+    else nextScan = setTimeout(run, wait)
+  }
   let changes = reads ? watchFile(log.path, onChange) : undefined
 
   void server?.exited.then((how) => {

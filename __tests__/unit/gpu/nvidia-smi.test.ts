@@ -144,16 +144,16 @@ describe('CUDA_VISIBLE_DEVICES', () => {
     { index: 1, uuid: SECOND, name: 'H200' }
   ]
   it('names GPUs by index or by UUID (or its prefix), in its order; unset is all of them', () => {
-    expect(visibleGpus(list, undefined).gpus.map((g) => g.index)).toEqual([0, 1])
-    expect(visibleGpus(list, '1').gpus.map((g) => g.index)).toEqual([1])
-    expect(visibleGpus(list, `${SECOND},0`).gpus.map((g) => g.index)).toEqual([1, 0])
-    expect(visibleGpus(list, 'GPU-24f17f1b').gpus.map((g) => g.index)).toEqual([0])
+    expect(visibleGpus(list, undefined).map((g) => g.index)).toEqual([0, 1])
+    expect(visibleGpus(list, '1').map((g) => g.index)).toEqual([1])
+    expect(visibleGpus(list, `${SECOND},0`).map((g) => g.index)).toEqual([1, 0])
+    expect(visibleGpus(list, 'GPU-24f17f1b').map((g) => g.index)).toEqual([0])
   })
 
   it('like CUDA, stops at the first entry that names no GPU; empty hides them all', () => {
-    expect(visibleGpus(list, '0,-1,1')).toEqual({ gpus: [list[0]], unmatched: '-1' })
-    expect(visibleGpus(list, 'MIG-1234')).toEqual({ gpus: [], unmatched: 'MIG-1234' })
-    expect(visibleGpus(list, '')).toEqual({ gpus: [] })
+    expect(visibleGpus(list, '0,-1,1')).toEqual([list[0]])
+    expect(visibleGpus(list, 'MIG-1234')).toEqual([])
+    expect(visibleGpus(list, '')).toEqual([])
   })
 
   it('the compute processes on the visible GPUs only', () => {

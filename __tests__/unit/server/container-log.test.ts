@@ -1,5 +1,5 @@
 import { closeSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs'
-import { openContainerLog } from '../../../src/server/container.js'
+import { openServerLog } from '../../../src/server/process.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
 /**
@@ -8,13 +8,13 @@ import { sandbox } from '../../helpers/sandbox.js'
  */
 const box = sandbox('wfm-container-log-')
 
-describe('openContainerLog', () => {
+describe('openServerLog', () => {
   it('refuses a symbolic link with an input error naming log-file, and writes nothing through it', () => {
     const victim = box.path('victim.txt')
     writeFileSync(victim, 'not yours\n')
     const link = box.path('container.log')
     symlinkSync(victim, link)
-    expect(() => openContainerLog(link)).toThrow(
+    expect(() => openServerLog(link)).toThrow(
       new RegExp(`^Input "log-file": ".*container\\.log" cannot be written \\(.*is a symbolic link`)
     )
     expect(readFileSync(victim, 'utf8')).toBe('not yours\n')
@@ -22,11 +22,11 @@ describe('openContainerLog', () => {
 
   it('appends to a file of its own, from the size it had', () => {
     const path = box.path('logs', 'container.log')
-    const first = openContainerLog(path)
+    const first = openServerLog(path)
     expect(first.offset).toBe(0)
     writeSync(first.fd, 'earlier run\n')
     closeSync(first.fd)
-    const again = openContainerLog(path)
+    const again = openServerLog(path)
     expect(again.offset).toBe('earlier run\n'.length)
     writeSync(again.fd, 'this run\n')
     closeSync(again.fd)

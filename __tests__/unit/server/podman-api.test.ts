@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { DockerEngine } from '../../../src/server/docker.js'
-import { openContainerLog, watchContainer } from '../../../src/server/container.js'
+import { watchContainer } from '../../../src/server/container.js'
+import { openServerLog } from '../../../src/server/process.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
@@ -178,7 +179,7 @@ describe("the Docker Engine API client, on Podman's compatible API", () => {
         release: () => undefined
       },
       starterLog,
-      log: openContainerLog(box.path('container.log')),
+      log: openServerLog(box.path('container.log')),
       clock: systemClock
     })
     try {
@@ -229,7 +230,7 @@ describe("the Docker Engine API client, on Podman's compatible API", () => {
     const watched = watchContainer({
       engine: new DockerEngine(engine.socket),
       ref: 'srv',
-      log: openContainerLog(logFile),
+      log: openServerLog(logFile),
       clock: systemClock
     })
     try {

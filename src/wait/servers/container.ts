@@ -5,11 +5,11 @@
 import { InputError } from '../../inputs/input-error.js'
 import { CONTAINER_FORM } from '../../inputs/parse.js'
 import { type ContainerState, DockerEngine, dockerSocket } from '../../server/docker.js'
-import { openContainerLog, startedOnClock, type WatchedContainer, watchContainer } from '../../server/container.js'
+import { startedOnClock, type WatchedContainer, watchContainer } from '../../server/container.js'
 import { procEnviron } from '../../server/proc.js'
 import { LogFollower } from '../../server/log-follower.js'
 import { localPort, portOwner } from '../../server/port-owner.js'
-import { newLogFile, serverEnv, startServer } from '../../server/process.js'
+import { newLogFile, openServerLog, serverEnv, startServer } from '../../server/process.js'
 import { printable } from '../../runtime/text.js'
 import { containerLines, dockerProxyText } from '../../report/lifecycle-report.js'
 import { gateLines } from '../../report/progress.js'
@@ -61,7 +61,7 @@ function launched(
 ): LaunchedServer {
   const ref = server.container as string
   const logFile = server.logFile ?? newLogFile(deps.env)
-  const containerLog = openContainerLog(logFile)
+  const containerLog = openServerLog(logFile)
   // `start`'s own output (the client's: a pull, an error before the container exists) apart from the container's
   const starterLog = server.start === undefined ? undefined : newLogFile(deps.env)
   const starter =

@@ -4,8 +4,7 @@
  */
 import type { LogFollower, LogLine } from '../../server/log-follower.js'
 import type { ServerProcess } from '../../server/process.js'
-import { type JobEnd, type StopDeps, stopAtJobEnd } from '../../server/stop.js'
-import { stopContainerAtJobEnd } from '../../server/container-stop.js'
+import { type JobEnd, type StopDeps, stopAtJobEnd, stopContainerAtJobEnd } from '../../server/stop.js'
 import type { ServerEndState } from '../../server/job-end.js'
 import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcome.js'
 
