@@ -36,7 +36,7 @@ export interface CancelOnSignals {
   release(): void
 }
 
-/** Each signal halts `cancel` instead of ending the process at once (no outputs, no summary, a server never stopped). */
+/** Each signal halts `cancel` rather than end the process at once (no outputs, no summary, a server never stopped). */
 export function cancelOnSignals(): CancelOnSignals {
   const cancel = new Halter<NodeJS.Signals>()
   const onSignal = (signal: NodeJS.Signals): void => void cancel.halt(signal)
