@@ -8,9 +8,7 @@ import { formatDuration } from '../runtime/clock.js'
 import { driftText } from './profile-report.js'
 import { engineLog } from '../engines/log-markers.js'
 
-/** `312 ms`, as the `ttft-ms` output gives it. */
 const ttftText = (ms: number): string => `${Math.round(ms)} ms`
-/** `49.8 tokens/s`, as the `decode-tokens-per-second` output gives it. */
 const rateText = (perSecond: number): string => `${perSecond.toFixed(1)} tokens/s`
 
 const SOURCE_WORDS: Readonly<Record<TokenSource, string>> = {
@@ -23,7 +21,6 @@ const SOURCE_WORDS: Readonly<Record<TokenSource, string>> = {
 const sourceText = (source: TokenSource): string => SOURCE_WORDS[source]
 
 export const smokeLines = {
-  /** Before the first request. */
   start: (requests: number, tokens: number, request: string | undefined): string =>
     `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
     `${request === undefined ? '' : ` (${request})`}, one after another`,
@@ -69,7 +66,7 @@ function problemText(p: SmokeProblem, request = 'the generation request'): strin
   }
 }
 
-/** The smoke test's failure or warning, for an endpoint (`url` for a fleet's). */
+/** `url` for a fleet's endpoint. */
 export function smokeProblemMessage(r: SmokeResult, url?: URL): string {
   const at = url === undefined ? '' : ` of ${url.href}`
   const done = r.measurements.length
@@ -94,7 +91,6 @@ export function throughputRegressionText(t: ThroughputRegression): string {
   )
 }
 
-/** The job summary's rows for the smoke test of the endpoint the summary describes; none without one. */
 export function smokeRows(outcome: GateOutcome): Array<[string, string]> {
   const r = outcome.smoke
   if (r === undefined) return []
