@@ -2,7 +2,7 @@
  * Reading what model servers print while they start, from each engine's record (tested against
  * __tests__/fixtures/logs). Line numbers in `[file.py:NNN]` prefixes change every release: no pattern uses them.
  */
-import { type EngineLogLines, NO_LINE, type Phase } from './engine-record.js'
+import { type EngineLogLines, type Phase } from './engine-record.js'
 import { type Engine, ENGINE_RECORDS, ENGINES, LOG_DETECTION_ORDER } from './index.js'
 
 export interface EngineLog extends EngineLogLines {
@@ -19,9 +19,6 @@ export const ENGINE_LOGS: readonly EngineLog[] = ENGINE_RECORDS.map((r) => ({
 export const engineLog = (engine: Engine): EngineLog => ENGINE_LOGS.find((e) => e.engine === engine) as EngineLog
 
 export const phaseMarkers = (engine: Engine): readonly Phase[] => ENGINES[engine].log.phases
-
-/** Whether the engine's log has a known ready line: without one, the log cannot tell the schedule when to probe. */
-export const knowsReadyLine = (engine: Engine): boolean => ENGINES[engine].log.ready !== NO_LINE
 
 export function engineOfLine(line: string): Engine | undefined {
   return LOG_DETECTION_ORDER.find((e) => ENGINES[e].log.signature.test(line))

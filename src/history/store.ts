@@ -202,13 +202,7 @@ export async function appendRun(
   }
 }
 
-/** Keeps the last `keep` runs of every key, renamed over the file under the lock (without it, leaves the file). */
-export function trimHistory(path: string, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS): void {
-  withLock(path, lockUntil, (locked) => {
-    if (locked) trimLocked(path, keep)
-  })
-}
-
+/** Keeps the last `keep` runs of every key (dropping unreadable lines); the caller holds the lock. */
 function trimLocked(path: string, keep: number): void {
   const { runs } = parseHistory(readTail(path))
   const seen = new Map<string, number>()
@@ -241,25 +235,12 @@ function trimLocked(path: string, keep: number): void {
   }
 }
 
-/**
- * Runs `fn` holding `<path>.lock`, or `fn(false)` at `deadline`, synchronously (`history trim`). Real time: the lock
- * is shared with other processes and aged by the file system's times.
- */
-function withLock<T>(path: string, deadline: number, fn: (locked: boolean) => T): T {
-  let fd: number | 'busy' | undefined
-  while ((fd = tryLock(path)) === 'busy' && Date.now() < deadline)
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, LOCK_POLL_MS)
-  const held = typeof fd === 'number' ? fd : undefined
-  try {
-    return fn(held !== undefined)
-  } finally {
-    if (held !== undefined) releaseLock(path, held)
-  }
-}
-
 const LOCK_POLL_MS = 2
 
-/** Tries on timers until `deadline` (undefined: not held) or until `signal` aborts (`cancelled`, at once). */
+/**
+ * Tries on timers until `deadline` (undefined: not held) or until `signal` aborts (`cancelled`, at once). Real time,
+ * not the wait's clock: the lock is shared with other processes and aged by the file system's times.
+ */
 async function takeLock(
   path: string,
   deadline: number,
