@@ -18,7 +18,6 @@ const SOURCE_WORDS: Readonly<Record<TokenSource, string>> = {
   'details.generated_tokens': "the engine's details.generated_tokens",
   chunks: 'the streamed chunks (the engine gave no count)'
 }
-const sourceText = (source: TokenSource): string => SOURCE_WORDS[source]
 
 export const smokeLines = {
   start: (requests: number, tokens: number, request: string | undefined): string =>
@@ -32,7 +31,7 @@ export const smokeLines = {
       ? undefined
       : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
         `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
-        `tokens counted from ${sourceText(r.source ?? 'chunks')})`
+        `tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']})`
 }
 
 const KIB = (bytes: number): string => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`)
@@ -102,7 +101,7 @@ export function smokeRows(outcome: GateOutcome): Array<[string, string]> {
     ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
     [
       'Decode rate (smoke test)',
-      `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${sourceText(r.source ?? 'chunks')}` +
+      `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']}` +
         `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
     ],
     ...(r.problem === undefined ? [] : ([['Smoke test', `⚠️ ${smokeProblemMessage(r)}`]] as Array<[string, string]>))
