@@ -1,19 +1,12 @@
-/**
- * Load on demand (`load: true`): servers that list models they have not loaded, and the request that asks one to
- * load, as each engine's record says (its `load`): llama.cpp's router mode lists every model file as "unloaded" and
- * loads one by its listed id; Ollama's `/api/ps` lists the models in memory and loads one on a generate request
- * (see the research notes on model servers).
- */
+/** Load on demand (`load: true`): the request that asks a server to load the model, from each record's `load`. */
 import { ENGINE_RECORDS } from './index.js'
 import { matchModel } from './match.js'
 
-/** What of the server's last answer (the wait's judgement of it) tells whether to ask: the fields this reads. */
+/** The fields of the wait's judgement of the last answer this reads. */
 interface LoadAnswer {
   state: string
   status?: number
-  /** The listed model ids. */
   models?: string[]
-  /** `unloaded`: the matched model is listed, not loaded, and loads only when asked. */
   modelState?: 'loading' | 'unloaded'
 }
 
@@ -22,15 +15,12 @@ export interface LoadRequest {
   body: Record<string, unknown>
 }
 
-/** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
+/** What precedes these is the server's base (a proxy prefix is kept). */
 const LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/
 
 const LOADS = ENGINE_RECORDS.flatMap((r) => (r.load === undefined ? [] : [r.load]))
 
-/**
- * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
- * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
- */
+/** Undefined when the answer shows no model waiting to be asked for. */
 export function loadRequest(url: URL, answer: LoadAnswer, model: string | undefined): LoadRequest | undefined {
   const m = LIST_PATH.exec(url.pathname)
   if (m === null || answer.status !== 200 || model === undefined || answer.models === undefined) return undefined

@@ -1,13 +1,10 @@
 /**
- * Reading what model servers print while they start, from each engine's record: which engine a line names, the
- * time stamp in a line, each engine's phases, its ready line and its fatal lines. __tests__/fixtures/logs holds a
- * recorded startup of each engine that these are tested against. Line numbers in `[file.py:NNN]` prefixes change
- * every release, so no pattern depends on them.
+ * Reading what model servers print while they start, from each engine's record (tested against
+ * __tests__/fixtures/logs). Line numbers in `[file.py:NNN]` prefixes change every release: no pattern uses them.
  */
-import { type EngineLogLines, NO_LINE, type Phase } from './engine-record.js'
+import { type EngineLogLines, type Phase } from './engine-record.js'
 import { type Engine, ENGINE_RECORDS, ENGINES, LOG_DETECTION_ORDER } from './index.js'
 
-/** One engine's log lines, with its name and label. */
 export interface EngineLog extends EngineLogLines {
   engine: Engine
   label: string
@@ -21,13 +18,8 @@ export const ENGINE_LOGS: readonly EngineLog[] = ENGINE_RECORDS.map((r) => ({
 
 export const engineLog = (engine: Engine): EngineLog => ENGINE_LOGS.find((e) => e.engine === engine) as EngineLog
 
-/** Its startup phases, in the order the engine goes through them. */
 export const phaseMarkers = (engine: Engine): readonly Phase[] => ENGINES[engine].log.phases
 
-/** Whether the engine's log has a known ready line: without one, the log cannot tell the schedule when to probe. */
-export const knowsReadyLine = (engine: Engine): boolean => ENGINES[engine].log.ready !== NO_LINE
-
-/** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
 export function engineOfLine(line: string): Engine | undefined {
   return LOG_DETECTION_ORDER.find((e) => ENGINES[e].log.signature.test(line))
 }
@@ -64,7 +56,6 @@ export function stampOf(log: EngineLogLines, line: string): number | undefined {
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, ms: 1e-3, µs: 1e-6, ns: 1e-9 }
 
-/** The seconds in a `took` match. */
 export const tookSeconds = (groups: Record<string, string | undefined>): number =>
   Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's']
 

@@ -1,6 +1,5 @@
 import type { ListedModel } from './model-lists.js'
 
-/** How `model` was found among the listed ids, or why it was not. */
 export type ModelMatch =
   | { kind: 'found'; model: ListedModel; how: 'exact' | 'case-insensitive' | 'path' | 'contains' }
   /** Several ids fit only loosely (or several fit equally well): picking one would be a guess. */
@@ -8,11 +7,8 @@ export type ModelMatch =
   | { kind: 'missing' }
 
 /**
- * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
- * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
- * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
- * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
- * whichever the server lists first, and `model-id` would then point the benchmark at it.
+ * From the strictest fit to the loosest: equal, equal but for case, ending with `/<wanted>`, containing it. The
+ * first fit that finds one id wins; several are ambiguous, since picking the first listed would be a guess.
  */
 export function matchModel(models: readonly ListedModel[], wanted: string): ModelMatch {
   const exact = models.find((m) => m.id === wanted)
@@ -32,15 +28,10 @@ export function matchModel(models: readonly ListedModel[], wanted: string): Mode
   return { kind: 'missing' }
 }
 
-/** How a found model fits: `exact` for an id equal to it, but for case, or ending with `/<wanted>`; else `partial`. */
 export const matchKind = (how: Extract<ModelMatch, { kind: 'found' }>['how']): 'exact' | 'partial' =>
   how === 'contains' ? 'partial' : 'exact'
 
-/**
- * The listed id nearest to `wanted` (the fewest single-character edits, ignoring case), for a message that says
- * what the server serves instead: "kimi-k2" against ["Qwen/Qwen3-8B", "kimi-k2.5"] names "kimi-k2.5". Ids and
- * `wanted` are cut to 200 characters, so a hostile list cannot make this slow: 50 ids at most are compared.
- */
+/** The listed id fewest edits away, ignoring case; cut to 50 ids of 200 characters so a hostile list cannot slow it. */
 export function nearestModel(ids: readonly string[], wanted: string): string | undefined {
   let best: { id: string; d: number } | undefined
   const w = wanted.toLowerCase().slice(0, 200)

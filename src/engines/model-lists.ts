@@ -1,24 +1,20 @@
 /**
- * What model servers say about their models, as data: one row per answer shape (each engine's record names the
- * shapes it uses) and how each listed entry says it is still loading; and the one-token generation request for
- * each model-list route. Facts from each engine's source code.
+ * Model lists as data: one row per answer shape and how an entry says it is still loading; and the one-token
+ * generation request for each model-list route. Facts from each engine's source code.
  */
 import type { GenerationRouteName, ModelListShapeName } from './engine-record.js'
 
 export interface ListedModel {
   id: string
-  /** Set when the server lists the model but says it is not ready yet, in the server's own words. */
+  /** Listed but not ready yet, in the server's own words. */
   loading?: string
-  /**
-   * Listed but not loaded, and not loading either: the server loads it only when asked (llama.cpp's router
-   * mode `status.value` "unloaded", LM Studio's `state` "not-loaded"). `loading` is set too: it is not ready.
-   */
+  /** Not loading either: loaded only when asked (`loading` is set too). */
   unloaded?: boolean
 }
 
 interface ModelListShape {
   name: ModelListShapeName
-  /** The listed models, or undefined when the body is not of this shape. */
+  /** Undefined: not of this shape. */
   read(body: Record<string, unknown>): ListedModel[] | undefined
 }
 
@@ -105,13 +101,9 @@ function namedEntries(list: unknown, key: string): ListedModel[] | undefined {
   return entries.flatMap((e) => (str(e[key]) === undefined ? [] : [{ id: str(e[key]) as string }]))
 }
 
-/**
- * An error in a 200's clothing: OpenAI-style `{"object": "error", …}` (vLLM, SGLang) or any object with an
- * `error` (Ollama, TGI, llama.cpp). Never a model list nor a completion, whatever else it carries.
- */
+/** An error in a 200's clothing: `{"object": "error"}` (vLLM, SGLang) or an `error` (Ollama, TGI, llama.cpp). */
 const isErrorObject = (o: Entry): boolean => o.object === 'error' || (o.error !== undefined && o.error !== null)
 
-/** Reads the model list from a body's JSON, trying each known shape in turn; undefined when none fits. */
 export function readModelList(json: unknown): { shape: string; models: ListedModel[] } | undefined {
   if (!isObject(json) || isErrorObject(json)) return undefined
   for (const shape of MODEL_LIST_SHAPES) {
@@ -121,28 +113,22 @@ export function readModelList(json: unknown): { shape: string; models: ListedMod
   return undefined
 }
 
-/** One generation request: the path (after the server's base) and its JSON body for a model id. */
 interface GenerationRequest {
   path: string
   body(model: string | undefined): Record<string, unknown>
 }
 
-/**
- * How to ask a server for one token, chosen by the model-list endpoint `url` points at (the part of the
- * path before it is the server's base, so a proxy prefix is kept). Facts from each engine's routes.
- */
+/** How to ask a server for one token, chosen by the model-list path `url` ends with. */
 export interface GenerationRoute {
   name: GenerationRouteName
   servers: string
-  /** Matches the end of the `url` path; what precedes it is the base for `requests`. */
+  /** What precedes it is the base for `requests` (a proxy prefix is kept). */
   listPath: RegExp
-  /** `listPath` in words, for messages. */
   listPathText: string
   /** The request must name the model (OpenAI, Ollama); TGI's /generate serves its one model. */
   needsModel: boolean
   /** Tried in order: the next is used when the server has no such route (404 or 405). */
   requests: readonly GenerationRequest[]
-  /** Whether an answer's JSON is a completion in this engine's format (not an error, not an empty or other body). */
   completed(json: Entry): boolean
 }
 
@@ -195,7 +181,6 @@ export const GENERATION_ROUTES: readonly GenerationRoute[] = [
   }
 ]
 
-/** The generation route for a model-list URL and the server's base URL, or undefined when none is known. */
 export function generationRoute(url: URL): { route: GenerationRoute; base: string } | undefined {
   for (const route of GENERATION_ROUTES) {
     const m = route.listPath.exec(url.pathname)

@@ -5,7 +5,6 @@ export const ollama: EngineRecord<'ollama'> = {
   name: 'ollama',
   label: 'Ollama',
   log: {
-    // Detected before llama.cpp (index.ts): Ollama 0.30+ passes llama.cpp's own lines through after its own.
     signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
     stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
     ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,

@@ -50,13 +50,10 @@ export const sglang: EngineRecord<'sglang'> = {
   },
   ownedBy: 'sglang',
   modelLists: ['openai'],
-  // /v1/models has no status check; /health answers 503 while ServerStatus is Starting (the warm-up request runs
-  // then) since PR #8444 (2025-07); older SGLang answers 200 there at once, which costs nothing. Past Starting,
-  // /health and /health_generate are one handler that runs a one-token generation and waits for it in 1 s sleeps:
-  // every call costs about a second of the engine's time, so never two at once and never more often than once a
-  // second. Re-read (docs/endpoints.md; not tied to a release): with no answer in SGLANG_HEALTH_CHECK_TIMEOUT
-  // (20 s) it says 503 and UnHealthy, 200 again at the next answer (so no deadAfterReady);
-  // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false (default true) makes /health a plain 200.
+  // /health answers 503 while ServerStatus is Starting (the warm-up) since PR #8444; older SGLang says 200 at once.
+  // Past Starting it runs a one-token generation (about a second of engine time): never two at once, at most once a
+  // second. Without an answer in SGLANG_HEALTH_CHECK_TIMEOUT it says 503, then 200 again (so no deadAfterReady);
+  // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false makes it a plain 200.
   readiness: [
     readinessRoute({
       path: '/health',

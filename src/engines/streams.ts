@@ -1,8 +1,6 @@
 /**
- * The streamed generations engines serve (each engine's record names its own), as data: the route, the request
- * body (greedy, a fixed prompt, a number of tokens), the framing (SSE `data:` lines or one JSON object a line) and
- * what each event carries; and the one an endpoint gets. Facts from each engine's source (see the research notes
- * on model servers).
+ * The streamed generations engines serve, as data: route, request body, framing and what each event carries; and
+ * the one an endpoint gets. Facts from each engine's source.
  */
 import type { StreamName } from './engine-record.js'
 import { type Engine, ENGINES } from './index.js'
@@ -11,39 +9,33 @@ import { type Entry, generationRoute, isObject } from './model-lists.js'
 const count = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined
 
-/** Where a count of generated tokens came from: the engine's own figure, or the streamed chunks counted. */
 export type TokenSource =
   'usage.completion_tokens' | 'timings.predicted_n' | 'eval_count' | 'details.generated_tokens' | 'chunks'
 
-/** What one event of a stream says. */
 interface StreamEvent {
-  /** The text it carries (a token, or a few); an empty string carries none. */
+  /** A token, or a few. */
   text?: string
-  /** The engine's own count of the tokens generated so far (a final event carries the whole count). */
+  /** The engine's own count so far (a final event carries the whole count). */
   tokens?: { count: number; source: TokenSource }
-  /** The engine's own error, in its words. */
   error?: string
-  /** The engine's last event (more may follow only as `[DONE]` or the end of the body). */
+  /** Only `[DONE]` or the end of the body may follow. */
   done?: boolean
 }
 
 export interface StreamRoute {
   name: StreamName
-  /** After the server's base (the model-list URL without its model-list path). */
+  /** After the server's base. */
   path: string
-  /** `sse`: `data:` lines, events apart by a blank line, `data: [DONE]` at the end; `ndjson`: one object a line. */
   framing: 'sse' | 'ndjson'
   body(model: string | undefined, tokens: number): Entry
   /** Sent instead when the server refuses `body` (400 or 422): without the fields an older server may not know. */
   plainBody?(model: string | undefined, tokens: number): Entry
-  /** What an event that is no error says. */
   read(event: Entry): StreamEvent
 }
 
 /** Greedy decoding of this prompt writes numbers until the token limit: no early end of text. */
 const PROMPT = 'Count from 1 to 1000, separated by commas: 1, 2, 3,'
 
-/** `{"error": …}` in any engine's shape, in words; undefined when the event is no error. */
 function errorText(event: Entry): string | undefined {
   const e = event.error
   if (e === undefined || e === null) return event.object === 'error' ? String(event.message ?? 'error') : undefined
@@ -52,7 +44,6 @@ function errorText(event: Entry): string | undefined {
   return JSON.stringify(e).slice(0, 200)
 }
 
-/** What one event of a route's stream says: the engine's error, in any engine's shape, or the route's own reading. */
 export function readEvent(route: StreamRoute, event: Entry): StreamEvent {
   const error = errorText(event)
   return error === undefined ? route.read(event) : { error }
@@ -151,10 +142,8 @@ const STREAM_ROUTES: Readonly<Record<StreamName, StreamRoute>> = {
 }
 
 /**
- * The streamed generation for an endpoint: by its model-list path (the part before it is the server's base, a
- * proxy prefix kept), else by the engine's own (its record's `stream`) at the URL's origin; llama.cpp, once known,
- * by its own `/completion`.
- * `none`: why no text generation is known there (Triton, TorchServe, KServe, an unknown path and engine).
+ * By the endpoint's model-list path, else by the engine's record at the URL's origin; llama.cpp, once known, by
+ * its own `/completion`. `none`: why no text generation is known there.
  */
 export function streamRoute(
   url: URL,

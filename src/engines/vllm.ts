@@ -59,20 +59,16 @@ export const vllm: EngineRecord<'vllm'> = {
   ownedBy: 'vllm',
   modelLists: ['openai'],
   readiness: [
-    // `/is_sleeping` → {"is_sleeping": bool}, a route only with VLLM_SERVER_DEV_MODE=1 (404 without it: such a
-    // vLLM cannot sleep). A sleeping vLLM lists its model and /health says 200. `POST /wake_up` wakes it (its
-    // `tags` query left out: all of it). Unchanged from v0.14.0 to v0.15.0 (the source docs.vllm.ai publishes per
-    // tag; docs/endpoints.md).
+    // `/is_sleeping` → {"is_sleeping": bool} only with VLLM_SERVER_DEV_MODE=1 (404 without: such a vLLM cannot
+    // sleep); `POST /wake_up` without `tags` wakes all of it. Unchanged from v0.14.0 to v0.15.0.
     readinessRoute({
       path: '/is_sleeping',
       ready: { statuses: [200, 404], notReadyWhen: { field: 'is_sleeping', value: true } },
       wake: '/wake_up',
       because: 'a sleeping vLLM (sleep mode) lists its model and its /health says 200'
     }),
-    // `check_health()` raises EngineDeadError once the engine core died: 503 since PR #24897 (2025-09; so at
-    // v0.15.0 and v0.17.1), 500 in earlier V1 builds (launcher's runtime_exception_handler). It is a flag check,
-    // no forward pass: cheap. A 404 is no word either way (a proxy that passes only /v1, a server that is
-    // vLLM-like but not vLLM): the wait then goes by the model list alone, as it would knowing nothing.
+    // EngineDeadError once the engine core died: 503 since PR #24897, 500 in earlier V1 builds; a flag check, cheap.
+    // A 404 (a proxy that passes only /v1, a vLLM-like server) says nothing: the model list alone decides.
     readinessRoute({
       path: '/health',
       ready: { statuses: [200, 404] },

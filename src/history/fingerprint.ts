@@ -1,9 +1,6 @@
 /**
- * A credential in the history is never its value: `env-report` masks it, and where the history must tell that it
- * changed between runs (drift), it keeps a keyed hash of it, HMAC-SHA-256 under a random key of this history's own
- * (`<history>.key`, 32 random bytes, mode 0600, created exclusively beside it on first use). Without the key a
- * hash cannot be tested against guesses (a short password would otherwise fall to a dictionary), and one history
- * copied elsewhere (an artifact, a CSV export) says nothing about the same password in another.
+ * A credential in the history is its mask and, to tell that it changed, an HMAC under the history's own random key
+ * (`<history>.key`, mode 0600): without the key a hash cannot be tested against guesses, nor matched across copies.
  */
 import { closeSync, constants, readSync, writeSync } from 'node:fs'
 import { createOwn, openOwn } from '../runtime/own-files.js'
@@ -12,7 +9,7 @@ import { createOwn, openOwn } from '../runtime/own-files.js'
 export const MASKED = '***'
 const KEY_HEX = 64
 
-/** This history's key, made on first use; undefined when it cannot be made or read (a hash is then not kept). */
+/** Made on first use; undefined when it cannot be made or read (no hash is kept then). */
 export function historySecretKey(historyPath: string): Buffer | undefined {
   const path = `${historyPath}.key`
   const { randomBytes } = process.getBuiltinModule('node:crypto')
@@ -45,12 +42,10 @@ export function historySecretKey(historyPath: string): Buffer | undefined {
   }
 }
 
-/** What the history keeps of a credential: the mask, and its keyed hash when there is a key. */
 export function maskedRecord(value: string, key: Buffer | undefined): string {
   if (key === undefined) return MASKED
   const hash = process.getBuiltinModule('node:crypto').createHmac('sha256', key).update(value).digest('hex')
   return `${MASKED} hmac:${hash.slice(0, 16)}`
 }
 
-/** A value the history keeps masked (a credential): compared by its hash, never shown. */
 export const isMasked = (value: string | undefined): boolean => value !== undefined && value.startsWith(MASKED)

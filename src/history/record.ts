@@ -8,7 +8,7 @@ interface PhaseRecord {
 export interface RunRecord {
   v: 1
   key: string
-  /** When the wait ended (ISO 8601). */
+  /** ISO 8601. */
   at: string
   ready: boolean
   reason: string
@@ -19,17 +19,15 @@ export interface RunRecord {
   answeringSeconds?: number
   engine?: string
   phases: PhaseRecord[]
-  /** The `env-report` snapshot (masked values stay masked); unset variables are absent. */
+  /** Masked values stay masked; unset variables are absent. */
   env?: Record<string, string>
-  /** The `env-report` input the snapshot was taken with: runs are compared on the same one only. */
+  /** Runs are compared on the same `env-report` only. */
   envReport?: string
-  /** The smoke test's medians (`smoke-test`), and the tokens each request asked for: rates compare on the same. */
+  /** The smoke test's medians, and its tokens a request: rates compare on the same. */
   ttftMs?: number
   decodeTokensPerSecond?: number
   smokeTokens?: number
 }
 
-/** Runs kept per key. */
 export const KEEP_RUNS = 100
-/** Ready runs the expected startup is the median of. */
 export const MEDIAN_OF = 10

@@ -1,7 +1,4 @@
-/**
- * Comparing a run with the runs before it, from records alone (no file): startup against the median of the earlier
- * ready runs, the environment against the previous run, the smoke test's decode rate against its median.
- */
+/** Comparing a run with the runs before it, from records alone: startup, environment and decode rate. */
 import type { UsualStartup } from '../startup/eta.js'
 import { isMasked, MASKED } from './fingerprint.js'
 import { MEDIAN_OF, type RunRecord } from './record.js'
@@ -14,7 +11,6 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
-/** What the last MEDIAN_OF ready runs took; undefined without any. */
 export function usualStartup(earlier: readonly RunRecord[]): (UsualStartup & { runs: number }) | undefined {
   const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF)
   if (ready.length === 0) return undefined
@@ -38,14 +34,13 @@ export function usualStartup(earlier: readonly RunRecord[]): (UsualStartup & { r
 export interface Regression {
   expectedSeconds: number
   seconds: number
-  /** This run against the median, in percent (negative: faster). */
+  /** Negative: faster. */
   percent: number
   runs: number
   /** The phase that took the most seconds more than its median. */
   grewMost?: { name: string; seconds: number; usual: number }
 }
 
-/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 export function regression(earlier: readonly RunRecord[], run: RunRecord): Regression | undefined {
   const usual = usualStartup(earlier)
   if (!run.ready || usual === undefined || usual.totalSeconds <= 0) return undefined
@@ -67,16 +62,14 @@ export function regression(earlier: readonly RunRecord[], run: RunRecord): Regre
 
 export interface Drift {
   name: string
-  /** undefined: unset. */
   was?: string
   now?: string
-  /** How many runs in a row, back from the previous one, had the old value. */
+  /** Runs in a row, back from the previous one, with the old value. */
   runs: number
-  /** A credential: `was` and `now` are keyed hashes, never to be shown; only that it changed is said. */
+  /** `was` and `now` are keyed hashes, never to be shown; only that it changed is said. */
   secret?: true
 }
 
-/** The variables whose value differs from the previous run with the same `env-report`. */
 export function envDrift(earlier: readonly RunRecord[], run: RunRecord): Drift[] {
   if (run.env === undefined) return []
   const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport)
@@ -97,20 +90,17 @@ export function envDrift(earlier: readonly RunRecord[], run: RunRecord): Drift[]
 }
 
 export interface ThroughputRegression {
-  /** The median decode rate of the earlier runs, tokens per second. */
+  /** Tokens per second. */
   usual: number
   now: number
-  /** How far below the median, in percent (negative: faster). */
+  /** Negative: faster. */
   percentBelow: number
   runs: number
-  /** The `env-report` variables changed since the previous run: the likely cause. */
+  /** The likely cause. */
   drift: Drift[]
 }
 
-/**
- * This run's smoke-test decode rate against the median of the last MEDIAN_OF ready runs that measured one with as
- * many tokens a request; undefined when there is nothing to compare.
- */
+/** Against the last ready runs that measured a decode rate with as many tokens a request. */
 export function throughputRegression(earlier: readonly RunRecord[], run: RunRecord): ThroughputRegression | undefined {
   const now = run.decodeTokensPerSecond
   if (!run.ready || now === undefined) return undefined

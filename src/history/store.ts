@@ -1,7 +1,6 @@
 /**
- * The history file, one JSON line per finished wait, shared by every job on a runner: reading it, appending a line
- * atomically under its lock, trimming each key to its last runs, every write to our own files (runtime/own-files.ts).
- * Imports only Node's own modules, record.ts and own-files.ts, so that tests can run it in plain child processes.
+ * The history file, one JSON line per finished wait, shared by every job on a runner: read, appended under its lock,
+ * trimmed per key. Imports only Node, record.ts and own-files.ts, so that tests can run it in plain child processes.
  */
 import {
   closeSync,
@@ -18,10 +17,7 @@ import { dirname, join } from 'node:path'
 import { createOwn, createTempBeside, openOwn, SymlinkRefused } from '../runtime/own-files.js'
 import { KEEP_RUNS, type RunRecord } from './record.js'
 
-/**
- * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
- * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
- */
+/** One `write` with O_APPEND, kept under PIPE_BUF (the size POSIX makes atomic), is appended whole anywhere. */
 export const MAX_LINE_BYTES = 4096
 /** Only the end of a larger file is read (several thousand runs). */
 const MAX_READ_BYTES = 8 * 1024 * 1024
@@ -29,7 +25,7 @@ const MAX_READ_BYTES = 8 * 1024 * 1024
 const STALE_LOCK_MS = 10_000
 const LOCK_WAIT_MS = 2_000
 
-/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
+/** The runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
 export function defaultHistoryFile(
   env: NodeJS.ProcessEnv,
   frontEnd: 'action' | 'cli'
@@ -45,7 +41,7 @@ export function defaultHistoryFile(
     : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' }
 }
 
-/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
+/** Hashed, so that no secret in the URL, model or start command lands in the file. */
 export function historyKey(url: string, model: string | undefined, start: string | undefined): string {
   // node:crypto is loaded only for a history that is on
   return process
@@ -56,18 +52,16 @@ export function historyKey(url: string, model: string | undefined, start: string
     .slice(0, 16)
 }
 
-/** Opens the history file, only if it is a regular file and not a symbolic link (runtime/own-files.ts). */
-const openRegular = (path: string, flags: number): number => openOwn(path, flags)
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT
 
-/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
+/** A reason in words when the file cannot be appended to (history is then off). */
 export function prepareHistory(path: string): string | undefined {
   try {
     mkdirSync(dirname(path), { recursive: true })
     const existing = lstatSync(path, { throwIfNoEntry: false })
     if (existing?.isSymbolicLink()) throw new SymlinkRefused(path)
     if (existing !== undefined && !existing.isFile()) throw new Error('not a regular file')
-    closeSync(openRegular(path, APPEND))
+    closeSync(openOwn(path, APPEND))
     return undefined
   } catch (e) {
     // the message of a refused symbolic link names the path already
@@ -78,7 +72,7 @@ export function prepareHistory(path: string): string | undefined {
 
 export interface HistoryRead {
   runs: RunRecord[]
-  /** Lines that could not be read, or held a figure that is not plausible (parseRun), and were skipped. */
+  /** Unreadable, or holding a figure that is not plausible. */
   skipped: number
 }
 
@@ -105,12 +99,7 @@ export function parseHistory(text: string): HistoryRead {
   return { runs, skipped }
 }
 
-/**
- * A figure the history may use: a finite number, not negative, and not beyond what any wait can take (a line
- * holding 1e309 reads as Infinity, -1e308 as a negative time: either would make every median and regression
- * check that uses it Infinity or NaN, and so switch the check off without a word). Such a line is skipped like
- * an unreadable one, and the skip is warned of.
- */
+/** 1e309 reads as Infinity: a figure past what any wait takes would switch the medians off without a word. */
 const MAX_SECONDS = 366 * 24 * 3600
 const plausibleSeconds = (n: unknown): boolean =>
   typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_SECONDS
@@ -139,7 +128,7 @@ function parseRun(line: string): RunRecord | undefined {
 }
 
 function readTail(path: string): string {
-  const fd = openRegular(path, constants.O_RDONLY)
+  const fd = openOwn(path, constants.O_RDONLY)
   try {
     const size = fstatSync(fd).size
     const length = Math.min(size, MAX_READ_BYTES)
@@ -177,15 +166,12 @@ export function runLine(run: RunRecord): string | undefined {
   return undefined
 }
 
-/** What became of a run to append: `cancelled` when the cancel came while it waited for the lock (nothing written). */
+/** `cancelled`: the cancel came while it waited for the lock (nothing written). */
 export type Appended = 'appended' | 'too-long' | 'cancelled'
 
 /**
- * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
- * process cannot drop it; then trims the run's key to its last `keep` runs when it has more, under the same lock.
- * Waits for the lock at most `lockWaitMs` (the time left before the wait's deadline, and never over 2 s): without
- * it, the line is appended all the same and the trim left for later. The wait sleeps on timers, not blocking the
- * process, and `signal` ends it at once: a cancelled run is not recorded (a job given up on is no run to learn from).
+ * Appends one run under the file's lock, so a trim elsewhere cannot drop it, then trims its key. Without the lock
+ * within `lockWaitMs` (at most 2 s), it appends all the same; a cancel ends the wait at once and records nothing.
  */
 export async function appendRun(
   path: string,
@@ -201,7 +187,7 @@ export async function appendRun(
   const lock = await takeLock(path, Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS), signal)
   try {
     if (lock === 'cancelled' || signal?.aborted) return 'cancelled'
-    const fd = openRegular(path, APPEND)
+    const fd = openOwn(path, APPEND)
     try {
       writeSync(fd, line)
     } finally {
@@ -216,18 +202,7 @@ export async function appendRun(
   }
 }
 
-/**
- * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
- * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
- * Without the lock (another process holds it too long) it leaves the file as it is.
- */
-export function trimHistory(path: string, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS): void {
-  withLock(path, lockUntil, (locked) => {
-    if (locked) trimLocked(path, keep)
-  })
-}
-
-/** The trim itself, the lock held by the caller. */
+/** Keeps the last `keep` runs of every key (dropping unreadable lines); the caller holds the lock. */
 function trimLocked(path: string, keep: number): void {
   const { runs } = parseHistory(readTail(path))
   const seen = new Map<string, number>()
@@ -242,7 +217,7 @@ function trimLocked(path: string, keep: number): void {
     .map((r) => JSON.stringify(r) + '\n')
     .join('')
   // Under a random name, created exclusively: a name another user can guess is a name they can plant a link at.
-  const old = openRegular(path, constants.O_RDONLY)
+  const old = openOwn(path, constants.O_RDONLY)
   const mode = fstatSync(old).mode & 0o777
   closeSync(old)
   const { temp, fd } = createTempBeside(path, mode)
@@ -260,30 +235,11 @@ function trimLocked(path: string, keep: number): void {
   }
 }
 
-/**
- * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
- * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
- * system's modification times, which only the real clock compares with. Synchronous (`history trim` and tests);
- * the wait's own append takes the lock with takeLock, which a cancel can end.
- */
-function withLock<T>(path: string, deadline: number, fn: (locked: boolean) => T): T {
-  let fd: number | 'busy' | undefined
-  while ((fd = tryLock(path)) === 'busy' && Date.now() < deadline)
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, LOCK_POLL_MS)
-  const held = typeof fd === 'number' ? fd : undefined
-  try {
-    return fn(held !== undefined)
-  } finally {
-    if (held !== undefined) releaseLock(path, held)
-  }
-}
-
-/** How often a held lock is looked at again. */
 const LOCK_POLL_MS = 2
 
 /**
- * Takes `<path>.lock`, trying again every LOCK_POLL_MS on timers until `deadline` (then undefined: not held), or
- * until `signal` aborts (then `cancelled`, at once: the abort wakes the sleep).
+ * Tries on timers until `deadline` (undefined: not held) or until `signal` aborts (`cancelled`, at once). Real time,
+ * not the wait's clock: the lock is shared with other processes and aged by the file system's times.
  */
 async function takeLock(
   path: string,
@@ -300,7 +256,7 @@ async function takeLock(
   }
 }
 
-/** The lock's descriptor; `busy` while another process holds it; undefined when it cannot be taken at all. */
+/** Undefined when it cannot be taken at all. */
 function tryLock(path: string): number | 'busy' | undefined {
   const lock = `${path}.lock`
   for (;;) {
@@ -318,7 +274,6 @@ function releaseLock(path: string, fd: number): void {
   unlinkSync(`${path}.lock`)
 }
 
-/** A timer sleep that `signal` cuts short. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {

@@ -1,10 +1,8 @@
-import type { LookupAddress, LookupOptions } from 'node:dns'
-
 /**
- * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
- * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
- * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
+ * Where a request to a URL's host goes: this machine (never through a proxy), or elsewhere, directly or through the
+ * environment's proxy, as curl decides. The probe, the port watch and the proxy choice all ask here.
  */
+import type { LookupAddress, LookupOptions } from 'node:dns'
 
 /** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
 export const bareHost = (hostname: string): string =>
@@ -13,11 +11,7 @@ export const bareHost = (hostname: string): string =>
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '')
 
-/**
- * This machine: `localhost`, 127.0.0.0/8, ::1, the same as IPv4-mapped IPv6 (`[::ffff:127.0.0.1]`, which
- * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
- * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
- */
+/** Also IPv4-mapped 127/8 and the wildcards 0.0.0.0 and :: (vLLM prints `http://0.0.0.0:8000`; it reaches here). */
 export function isLoopback(hostname: string): boolean {
   const h = bareHost(hostname)
   if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0') return true
@@ -26,10 +20,7 @@ export function isLoopback(hostname: string): boolean {
   return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h)
 }
 
-/**
- * The addresses to try for a name that is loopback by definition: `localhost` on both families whatever
- * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
- */
+/** `localhost` on both families whatever /etc/hosts says (RFC 6761): model servers listen on either. */
 export function loopbackAddresses(hostname: string): Array<{ address: string; family: 4 | 6 }> | undefined {
   if (bareHost(hostname) !== 'localhost') return undefined
   return [
@@ -38,11 +29,7 @@ export function loopbackAddresses(hostname: string): Array<{ address: string; fa
   ]
 }
 
-/**
- * The proxy a request to `url` goes through, from the environment as undici and curl read it (`http_proxy`,
- * `HTTP_PROXY`; `https_proxy`, `HTTPS_PROXY`, else the http one; `NO_PROXY`/`no_proxy` entries as host,
- * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
- */
+/** The proxy as curl reads the environment (`*_proxy`, `NO_PROXY` hosts, domains, `host:port`, `*`), or none. */
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): URL | undefined {
   if (isLoopback(url.hostname)) return undefined
   const http = env.http_proxy ?? env.HTTP_PROXY
@@ -70,13 +57,9 @@ type LookupCallback = (err: Error | null, address: string | LookupAddress[], fam
 export type Lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void
 
 /**
- * Name resolution for the connections a client makes. `localhost` is answered here (see `loopbackAddresses`).
- * Other names are asked of the system resolver (/etc/hosts, DNS, as nsswitch says) through `getent ahosts`,
- * which calls the same getaddrinfo as Node's `dns.lookup`, in a child process: a lookup the resolver never
- * answers cannot be cancelled, and inside Node it would hold one of libuv's four threads, and then the
- * process itself, which waits at exit for that thread however long the resolver takes. A child is left to
- * finish on its own. One question per name and options is in flight at a time: probes that gave up on one
- * join it rather than start another. Where there is no `getent` (macOS, Windows), `dns.lookup` it is.
+ * Name resolution through `getent ahosts` (the same getaddrinfo as `dns.lookup`) in a child process: a lookup the
+ * resolver never answers cannot be cancelled, and in Node it would hold a libuv thread and the process at exit.
+ * One question per name is in flight; without `getent` (macOS, Windows), `dns.lookup`.
  */
 export function createLookup(): Lookup {
   const pending = new Map<string, LookupCallback[]>()
@@ -125,7 +108,7 @@ const ofFamily = (found: LookupAddress[], family: LookupOptions['family']): Look
   return wanted === 4 || wanted === 6 ? found.filter((a) => a.family === wanted) : found
 }
 
-/** `getent ahosts NAME`: each address on its own line (three times, one per socket type), in getaddrinfo's order. */
+/** Each address is printed three times, one per socket type, in getaddrinfo's order. */
 function getentHosts(hostname: string, callback: (err: Error | null, found?: LookupAddress[]) => void): void {
   const { execFile } = process.getBuiltinModule('node:child_process')
   const child = execFile('getent', ['ahosts', '--', hostname], { encoding: 'latin1' }, (err, stdout) => {

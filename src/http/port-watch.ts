@@ -1,9 +1,6 @@
 /**
- * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
- * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
- * fleet; it spaces its rounds by what the last round cost (a fixed share of one core at most) and by how long the
- * most recently closed port has been closed (`roundGapMs`).
+ * Sees a closed port open, so the probe goes out the moment a server listens rather than an `interval` later; a
+ * refused connect costs the server nothing. One poller serves every URL, its rounds spaced by `roundGapMs`.
  */
 import { close, open, read } from 'node:fs'
 import { connect } from 'node:net'
@@ -11,15 +8,9 @@ import { type Clock, systemClock } from '../runtime/clock.js'
 import { bareHost, createLookup, isLoopback, type Lookup, loopbackAddresses } from './hosts.js'
 
 export interface PortWatch {
-  /**
-   * Resolves once something listens on the URL's port (or when `signal` aborts). The port counts as closed from
-   * the first call until a call sees it open, so that the calls of one wait share its closed time.
-   */
+  /** The port counts as closed from the first call until one sees it open: the calls of a wait share that time. */
   opened(signal: AbortSignal): Promise<void>
-  /**
-   * The host is this machine's loopback: the watch sees exactly what a connection would, so HTTP probes of a
-   * closed port tell nothing more and can be spaced out.
-   */
+  /** Loopback: the watch sees what a connection would, so probes of a closed port can be spaced out. */
   local: boolean
 }
 
@@ -27,28 +18,18 @@ export const MIN_ROUND_MS = 100
 export const MAX_ROUND_MS = 400
 /** The share of one core the poller may spend: for a fleet read through /proc, this sets the pace. */
 const CPU_BUDGET = 0.015
-/**
- * Rounds space out with the time a port has been closed (a hundredth of it, between the bounds): the lag stays a
- * small share of the wait, and a long wait makes a quarter of the connects, which are most of its CPU.
- */
+/** Rounds space out with the time a port has been closed: the lag stays a small share of the wait. */
 const CLOSED_SHARE = 0.01
 
-/**
- * The gap before the next round: long enough for the last round to keep within `budget` of one core, and a share
- * of the time the most recently closed port has been closed (`closedForMs`, undefined with no port watched).
- */
+/** Long enough for the last round to keep within `budget` of one core, and a share of the newest closed time. */
 export function roundGapMs(costMs: number, budget: number, closedForMs: number | undefined): number {
   const growth = closedForMs === undefined ? 0 : closedForMs * CLOSED_SHARE
   return Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, costMs / budget, growth))
 }
-/**
- * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
- * the kernel walks its whole socket hash table for that read, which costs several refused connects.
- */
+/** From this many loopback ports, one read of /proc/net/tcp{,6} (a walk of the kernel's hash table) beats connects. */
 export const PROC_MIN_PORTS = 24
 const PROC_TABLES = ['/proc/net/tcp', '/proc/net/tcp6']
 
-/** Ports in LISTEN state on a loopback or wildcard address, from the text of /proc/net/tcp or tcp6. */
 export function listeningLoopbackPorts(table: string): Set<number> {
   const ports = new Set<number>()
   for (const line of table.split('\n')) {
@@ -68,7 +49,6 @@ function isLoopbackOrAny(hex: string): boolean {
   )
 }
 
-/** One bare TCP connect: true when accepted, false when refused or not answered within `ms`. */
 export function tcpConnects(host: string, port: number, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host, port, timeout: ms })
@@ -87,16 +67,11 @@ interface Watcher {
   targets: Promise<Array<{ address: string; everyRounds: number }>>
   port: number
   loopback: boolean
-  /** When the port was first seen closed, on the poller's clock. */
   closedSince: number
   resolve(open: boolean): void
 }
 
-/**
- * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
- * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
- * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
- */
+/** `localhost`: 127.0.0.1 every round, ::1 (where fewer servers listen alone) every fourth. */
 function connectTargets(host: string, lookup: Lookup): Watcher['targets'] {
   return new Promise((resolve) =>
     lookup(host, { all: true }, (err, found) => {
@@ -120,7 +95,6 @@ export class PortPoller {
     private readonly clock: Clock = systemClock
   ) {}
 
-  /** The watch of one URL's port, for the wait loop. */
   watchFor(url: URL): PortWatch {
     let closedSince: number | undefined
     return {
@@ -218,11 +192,8 @@ const SHORT_READ_BYTES = 2048
 const NOT_LISTENING = /^\s*\d+:\s+[0-9A-F]+:[0-9A-F]+\s+[0-9A-F]+:[0-9A-F]+\s+(?!0A)[0-9A-F]{2}\s/im
 
 /**
- * The head of a /proc/net/tcp or tcp6 table, up to its last listening socket: '' when it cannot be read.
- * The kernel prints the listening sockets first and, for every read that reaches past them, walks its whole
- * established-connection hash (even with no connection in it); read to the end, a table
- * costs that walk twice, the second time only to learn that there is nothing more. So reading stops at the first
- * line of another state, or at a read shorter than a page.
+ * A /proc/net/tcp{,6} table up to its last listening socket ('' when unreadable): the kernel lists those first,
+ * and every read past them walks its whole connection hash, so reading stops at another state or a short read.
  */
 export function readListening(file: string): Promise<string> {
   return new Promise((resolve) =>

@@ -1,7 +1,6 @@
 /**
- * One probe: a single GET (following up to 5 redirects) with a hard time limit and a cap on how much of
- * the body is read. Goes through the proxy the environment names, except for loopback addresses. The HTTP
- * client underneath also sends the generation check.
+ * One probe: a GET (up to 5 redirects) with a hard time limit and a capped body, through the environment's proxy
+ * except for loopback. Its HTTP client also sends the generation check and the smoke test.
  */
 import type { Dispatcher } from 'undici'
 import { Agent, Client, ProxyAgent, request } from './undici-parts.js'
@@ -22,12 +21,11 @@ export type ProbeResult =
       status: number
       contentType: string
       body: string
-      /** The body as JSON, parsed once for every reader (see `parseJson`); undefined when it is not JSON. */
+      /** Parsed once for every reader; undefined when it is not JSON. */
       json: unknown
       truncated: boolean
       /** How long a 429 or 503 asks the client to wait, from its `Retry-After` header. */
       retryAfterMs?: number
-      /** The URL that answered, when redirects led elsewhere. */
       redirectedTo?: string
     }
   | {
@@ -37,12 +35,11 @@ export type ProbeResult =
       status?: number
       /** The proxy the request went through (scheme, host and port), when the error may be the proxy's. */
       proxy?: string
-      /** The URL that failed, when redirects led elsewhere. */
       redirectedTo?: string
     }
 
 export interface Prober {
-  /** Sends one GET that settles within `timeoutMs`, whatever the server does, or at once when `signal` aborts. */
+  /** Settles within `timeoutMs` whatever the server does, or at once when `signal` aborts. */
   probe(timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult>
   close(): Promise<void>
 }
@@ -50,16 +47,12 @@ export interface Prober {
 export interface ProbeOptions {
   url: URL
   headers: Record<string, string>
-  /** Extra trusted CA certificates (PEM), added to Node's built-in ones. */
+  /** Added to Node's built-in ones. */
   caCert?: string
-  /** Skip certificate checks. */
   insecureTls?: boolean
-  /**
-   * Masked in the body and the error message as soon as they arrive, before anything reads, quotes or cuts them
-   * (a cut through a key would leave a prefix no later redaction recognises).
-   */
+  /** Masked as they arrive, before anything cuts them: a cut through a key leaves a prefix no redaction knows. */
   secrets?: readonly string[]
-  /** Shared by the clients of one wait (see `createBodyCollector`); a client without one has its own. */
+  /** Shared by the clients of one wait. */
   collector?: BodyCollector
 }
 
@@ -75,12 +68,8 @@ interface HttpRequest {
   url: URL
   method: 'GET' | 'POST'
   headers: Record<string, string>
-  /** Sent as JSON. */
   json?: unknown
-  /**
-   * A streamed answer: a 2xx body is handed over chunk by chunk as it arrives (the result's `body` is then empty),
-   * until it ends or `stream` returns false. Any other status is read and capped as usual, to tell what went wrong.
-   */
+  /** A 2xx body chunk by chunk (`body` then empty) until `stream` returns false; other statuses are read as usual. */
   stream?(chunk: Buffer): boolean
 }
 
@@ -90,17 +79,14 @@ export interface HttpClient {
 }
 
 /**
- * The connections one client makes: direct ones, and one agent per proxy. Replaced whole when an exchange is
- * cut short: undici cannot cancel a request that waits for its connection (a SYN nobody answers, a TLS
- * handshake that never starts, a name the resolver never answers) and retries a tunnel the proxy closed at
- * once and for ever, so the only sure end is to destroy what was in flight.
+ * Replaced whole when an exchange is cut short: undici cannot cancel a request waiting for its connection (a SYN
+ * nobody answers, a stalled TLS handshake) and retries a closed tunnel for ever, so what was in flight is destroyed.
  */
 interface Connections {
   direct: Dispatcher
   proxies: Map<string, Dispatcher>
 }
 
-/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
 export function createHttpClient({
   caCert,
   insecureTls,
@@ -258,11 +244,7 @@ export function createHttpClient({
   }
 }
 
-/**
- * A connection that fails before any request ran is retried at once by undici when the error is a socket's
- * (`UND_ERR_SOCKET`): a proxy that closes the connection after CONNECT would make that a busy loop. Such an
- * error is passed on as the proxy's, which ends the request instead.
- */
+/** undici retries a connection that fails with `UND_ERR_SOCKET` at once: a proxy closing after CONNECT would loop. */
 function withFinalConnectErrors(options: object): object {
   const { connect } = options as { connect?: unknown }
   if (typeof connect !== 'function') return options
@@ -284,7 +266,6 @@ function withFinalConnectErrors(options: object): object {
 const withoutCredentials = (headers: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialName(name)))
 
-/** What an answer whose headers overflowed counts as for the garbage collector (a body at the 1 MiB cap). */
 const OVERFLOWED_HEADERS_BYTES = 1024 * 1024
 
 /** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
@@ -321,13 +302,9 @@ async function readCapped(
 
 const decode = (chunks: Buffer[]): string => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
 
-/**
- * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
- * 1 MiB `[[[…]]]` builds half a million arrays.
- */
+/** No model list nests deeper; JSON.parse of a 1 MiB `[[[…]]]` builds half a million arrays. */
 const MAX_JSON_DEPTH = 64
 
-/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
 export function parseJson(text: string): unknown {
   const first = /\S/.exec(text.slice(0, 4096))?.[0]
   if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH)) return undefined
@@ -338,7 +315,6 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
 function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0
   let inString = false
@@ -366,7 +342,6 @@ const CONNECT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT'
 ])
 
-/** Reduces whatever undici or the socket threw to a stable code and its message; `proxy`: the one it went through. */
 function describeError(e: unknown, proxy?: URL): { kind: 'error'; code: string; message: string; proxy?: string } {
   let err = e as { code?: string; message?: string; cause?: unknown } | undefined
   // undici wraps socket and TLS errors; the innermost coded error is the informative one.

@@ -1,7 +1,4 @@
-/**
- * The parts of undici the probe uses, imported one by one: undici's index loads every dispatcher, mock, cache and
- * WebSocket module, which slows every start. Types come from the package's own declarations.
- */
+/** The parts of undici the probe uses, one by one: its index loads every dispatcher, mock and cache module. */
 import type {
   Agent as AgentType,
   Client as ClientType,
@@ -19,11 +16,7 @@ import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js'
 // @ts-expect-error -- as above
 import api from 'undici/lib/api/index.js'
 
-/**
- * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
- * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
- * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
- */
+/** What undici's index does on import: every dispatcher gets request(), connect() and the rest. Safe to call again. */
 export function setUpUndici(): void {
   const prototype = (DispatcherImpl as { prototype: Record<string, unknown> }).prototype
   if (prototype.request !== api.request) Object.assign(prototype, api)

@@ -40,10 +40,7 @@ const PROXY_WORDS: Readonly<Record<(typeof WORDED_PROXY_ERRORS)[number], string>
   CLOSED: 'closed the connection before the tunnel was open'
 }
 
-/**
- * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy …");
- * undefined for a code without words of its own.
- */
+/** A `PROXY_<code>` (`viaProxy`) is said after "the proxy …". */
 function codeWords(code: string, viaProxy: boolean): string | undefined {
   // a code the tables do not name (facts/answer.ts lists those they do) has no words of its own
   const errors: Readonly<Record<string, string | undefined>> = ERROR_WORDS
@@ -53,7 +50,6 @@ function codeWords(code: string, viaProxy: boolean): string | undefined {
   return proxies[own] ?? (errors[own] === undefined ? undefined : `failed: ${errors[own]}`)
 }
 
-/** The first `max` ids, then how many more of `total`. */
 export function someOf(ids: readonly string[], max: number, total = ids.length): string {
   const named = ids.slice(0, max).map((id) => clip(id, NAMED_ID_CHARS))
   return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ')
@@ -215,10 +211,7 @@ const quoted = (ids: readonly string[]): string =>
     .map((id) => `"${clip(id, 200)}"`)
     .join(', ')
 
-/**
- * The words of a `load-failed`, `wrong-model` or `engine-dead` answer, which end a wait at once because waiting
- * cannot change them; undefined for any other answer.
- */
+/** The answers that end a wait at once, since waiting cannot change them. */
 function cannotChangeWords(answer: Answer, listed: () => string): AnswerWords | undefined {
   if (answer.loadFailed !== undefined) {
     const { request, model, reason } = answer.loadFailed

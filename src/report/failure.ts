@@ -4,7 +4,6 @@ import { describeExpectation, probes, type ReportContext } from './progress.js'
 import { formatDuration } from '../runtime/clock.js'
 import type { Outcome } from '../facts/wait.js'
 
-/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
 export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
   const last = outcome.last
   const words = last && answerWords(last.answer)
@@ -53,5 +52,5 @@ const STOPPED_BY_ANSWER: readonly Outcome['reason'][] = [
   'engine-dead'
 ]
 
-/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
+/** Server messages often end a sentence already. */
 const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`)

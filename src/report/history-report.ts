@@ -68,10 +68,8 @@ const cells = (row: HistoryRow): string[] => [
 ]
 
 /**
- * A CSV field as RFC 4180 quotes it, with every control character written as an escape (`\n`, `\r`, `\t`,
- * `\u001b`…) and a backslash doubled: no field holds a raw line break, so a key or phase name holding
- * `\n::error::x` in a shared history stays inside its row and is no workflow command when the CSV is printed in a
- * `run:` step. A leading =, +, - or @ is kept from being read as a spreadsheet formula.
+ * RFC 4180, with control characters escaped: a key holding `\n::error::x` stays inside its row and is no workflow
+ * command when printed in a `run:` step. A leading =, +, - or @ is kept from being read as a formula.
  */
 function csvField(text: string): string {
   const escaped = escapeControls(text)

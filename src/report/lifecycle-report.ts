@@ -1,15 +1,13 @@
 /**
- * Words for the server's life around the wait: which model a loose name fits, a model the server has not
- * loaded, who holds a port, what holds GPU memory, a container's watch, a cancelled run, and how a server was
- * stopped. Text only.
+ * Words for the server's life around the wait: a loose model name, a model not loaded, who holds a port or GPU
+ * memory, a container's watch, a cancelled run, and how a server was stopped.
  */
-import type { StopRecord } from '../server/stop.js'
+import type { JobEnd, StopRecord } from '../server/stop.js'
 import type { Spared } from '../server/guard.js'
 import type { JobEndStateError } from '../server/job-end.js'
 import { printable } from '../runtime/text.js'
 import type { Listener, Ownership, PortOwner } from '../server/port-owner.js'
 import type { ComputeApp, Gpu } from '../gpu/nvidia-smi.js'
-import type { JobEnd } from '../server/stop.js'
 import { cell, fenced, logTailTitle } from './markdown.js'
 
 const list = (items: readonly string[]): string => items.map((i) => `"${i}"`).join(', ')

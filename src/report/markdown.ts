@@ -3,10 +3,7 @@ import type { LogLine } from '../server/log-follower.js'
 
 export const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ')
 
-/**
- * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
- * no link or image, no autolink (`https://…`, `www.…`).
- */
+/** Server or log text as literal Markdown (before `cell`): no HTML, emphasis, code span, link or autolink. */
 export function mdText(text: string): string {
   return text
     .replace(/[\\`*_~[\]]/g, '\\$&')
@@ -20,7 +17,6 @@ export function mdText(text: string): string {
 /** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
 export const code = (text: string): string => (text.includes('`') ? mdText(text) : `\`${text}\``)
 
-/** The title of a server log's last lines (the log, both job summaries). */
 export function logTailTitle(tail: readonly LogLine[], file = 'the log'): string {
   return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`
 }

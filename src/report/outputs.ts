@@ -1,21 +1,13 @@
-/**
- * The outputs: every one of action.yml's outputs as the action sets it (a string: GitHub has no other kind), and as
- * `--json` prints them: a script reading JSON should get `"attempts": 3`, `"ready": true` and
- * `"models": ["a", "b"]`, not strings to parse again. The keys stay the output names.
- */
+/** action.yml's outputs as the action sets them (strings) and as `--json` prints them (typed, not strings to parse). */
 import { seconds } from '../runtime/clock.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 
 type OutputKind = 'boolean' | 'number' | 'json' | 'string'
 
-/** The seconds of `ms` with one decimal, or empty. */
 const secondsOr = (ms: number | undefined): string => (ms === undefined ? '' : seconds(ms))
 const textOf = (value: number | string | undefined): string => (value === undefined ? '' : String(value))
 
-/**
- * action.yml's outputs, in its order (a test holds the two together): each one's JSON kind for `--json`, and its
- * value as the action sets it, read from the outcome.
- */
+/** In action.yml's order (a test holds the two together). */
 const OUTPUTS = {
   ready: { kind: 'boolean', of: (o) => String(o.ready) },
   'elapsed-seconds': { kind: 'number', of: (o) => seconds(o.elapsedMs) },
@@ -45,7 +37,6 @@ const OUTPUTS = {
 type OutputName = keyof typeof OUTPUTS
 export const OUTPUT_NAMES = Object.keys(OUTPUTS) as OutputName[]
 
-/** Every output, as the action sets it. */
 export type Outputs = Readonly<Record<OutputName, string>>
 
 export function outputs(outcome: GateOutcome): Outputs {
@@ -57,7 +48,6 @@ const phaseRecord = (p: { name: string; seconds: number }): { name: string; seco
   seconds: p.seconds
 })
 
-/** One endpoint's entry in the `results` output. */
 function resultRecord(r: TargetOutcome): Record<string, JsonValue> {
   return {
     url: r.url.href,
@@ -90,10 +80,7 @@ function resultRecord(r: TargetOutcome): Record<string, JsonValue> {
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
 
-/**
- * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
- * as its kind (which the outputs never make) stays the string it is rather than being lost.
- */
+/** An empty output is null unless it is text; a value that does not read as its kind stays the string it is. */
 function typed(kind: OutputKind, text: string): JsonValue {
   if (kind === 'string') return text
   if (text === '') return null
@@ -106,7 +93,6 @@ function typed(kind: OutputKind, text: string): JsonValue {
   }
 }
 
-/** The outputs as `--json` prints them; a name that is no output (none is) stays text. */
 export function typedOutputs(outputs: Readonly<Record<string, string>>): Record<string, JsonValue> {
   const table: Readonly<Record<string, { kind: OutputKind } | undefined>> = OUTPUTS
   return Object.fromEntries(

@@ -1,4 +1,4 @@
-/** Words and pictures for the startup profile: progress lines, phase lines, the summary's phase chart, regression and drift. Text only. */
+/** Words and pictures for the startup profile: progress and phase lines, the phase chart, regression and drift. */
 import type { Drift, Regression } from '../history/stats.js'
 import type { CurrentPhase, PhaseTiming, TrackerEvent } from '../startup/phases.js'
 import type { Eta } from '../startup/eta.js'
@@ -75,9 +75,8 @@ const clock = (ms: number): string => {
 const tenths = (seconds: number): number => Math.round(seconds * 10) * 100
 
 /**
- * A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). Each bar runs from the sum of
- * the phases before it to the sum with it, to the tenth of a second (Mermaid's gantt parses `dateFormat` with
- * dayjs, whose `SSS` reads milliseconds), so a 0.0 s phase is no wider than it took and the bars end at the total.
+ * A Mermaid gantt chart of the phases end to end, each bar to the tenth of a second (dayjs's `SSS` reads
+ * milliseconds), so a 0.0 s phase is no wider than it took and the bars end at the total.
  */
 export function phaseGantt(phases: readonly PhaseTiming[], engineLabel: string): string {
   const total = phases.reduce((sum, p) => sum + p.seconds, 0)
@@ -99,10 +98,7 @@ export function phaseGantt(phases: readonly PhaseTiming[], engineLabel: string):
   return lines.join('\n')
 }
 
-/**
- * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
- * figures when there is history). Figures the engine printed itself are marked.
- */
+/** The chart, and a table with proportional bars and, with history, the usual figures. */
 export function phaseMarkdown(
   phases: readonly PhaseTiming[],
   engineLabel: string,
@@ -132,7 +128,6 @@ export function phaseMarkdown(
   return `${lines.join('\n')}\n`
 }
 
-/** The warning for a startup slower than usual. */
 export function regressionText(r: Regression): string {
   const grew = r.grewMost
     ? `; ${r.grewMost.name} grew most: ${s1(r.grewMost.seconds)} against ${s1(r.grewMost.usual)}`

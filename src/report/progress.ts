@@ -1,7 +1,4 @@
-/**
- * The progress lines: what readiness means for these settings, the line the wait begins with, each change of answer,
- * the gate's own lines, the last line, and the one line `wait-for-model check` prints.
- */
+/** The progress lines: the first, each change of answer, the gate's own, the last, and `check`'s one line. */
 import { answerWords } from './answer-report.js'
 import type { ProbeResult } from '../http/probe.js'
 import { formatDuration } from '../runtime/clock.js'
@@ -162,10 +159,7 @@ export function describeExpectation({ expect, url }: ReportContext, subject = ur
 
 const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ')
 
-/**
- * The one line `wait-for-model check` prints, whatever the server said, so that a health check's log (Docker's
- * `docker inspect`, a Kubernetes probe's event) stays readable.
- */
+/** One line whatever the server said, so that a health check's log (`docker inspect`) stays readable. */
 export function checkLine(outcome: GateOutcome): string {
   const took = formatDuration(outcome.elapsedMs)
   const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : ''

@@ -8,9 +8,7 @@ import { formatDuration } from '../runtime/clock.js'
 import { driftText } from './profile-report.js'
 import { engineLog } from '../engines/log-markers.js'
 
-/** `312 ms`, as the `ttft-ms` output gives it. */
 const ttftText = (ms: number): string => `${Math.round(ms)} ms`
-/** `49.8 tokens/s`, as the `decode-tokens-per-second` output gives it. */
 const rateText = (perSecond: number): string => `${perSecond.toFixed(1)} tokens/s`
 
 const SOURCE_WORDS: Readonly<Record<TokenSource, string>> = {
@@ -20,10 +18,8 @@ const SOURCE_WORDS: Readonly<Record<TokenSource, string>> = {
   'details.generated_tokens': "the engine's details.generated_tokens",
   chunks: 'the streamed chunks (the engine gave no count)'
 }
-const sourceText = (source: TokenSource): string => SOURCE_WORDS[source]
 
 export const smokeLines = {
-  /** Before the first request. */
   start: (requests: number, tokens: number, request: string | undefined): string =>
     `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
     `${request === undefined ? '' : ` (${request})`}, one after another`,
@@ -35,7 +31,7 @@ export const smokeLines = {
       ? undefined
       : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
         `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
-        `tokens counted from ${sourceText(r.source ?? 'chunks')})`
+        `tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']})`
 }
 
 const KIB = (bytes: number): string => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`)
@@ -69,7 +65,7 @@ function problemText(p: SmokeProblem, request = 'the generation request'): strin
   }
 }
 
-/** The smoke test's failure or warning, for an endpoint (`url` for a fleet's). */
+/** `url` for a fleet's endpoint. */
 export function smokeProblemMessage(r: SmokeResult, url?: URL): string {
   const at = url === undefined ? '' : ` of ${url.href}`
   const done = r.measurements.length
@@ -94,7 +90,6 @@ export function throughputRegressionText(t: ThroughputRegression): string {
   )
 }
 
-/** The job summary's rows for the smoke test of the endpoint the summary describes; none without one. */
 export function smokeRows(outcome: GateOutcome): Array<[string, string]> {
   const r = outcome.smoke
   if (r === undefined) return []
@@ -106,7 +101,7 @@ export function smokeRows(outcome: GateOutcome): Array<[string, string]> {
     ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
     [
       'Decode rate (smoke test)',
-      `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${sourceText(r.source ?? 'chunks')}` +
+      `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']}` +
         `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
     ],
     ...(r.problem === undefined ? [] : ([['Smoke test', `⚠️ ${smokeProblemMessage(r)}`]] as Array<[string, string]>))

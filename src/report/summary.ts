@@ -180,10 +180,7 @@ const SMOKE: Column[] = [
   ]
 ]
 
-/**
- * The endpoints' section of a fleet's summary (more than one endpoint), as Markdown lines: a row each, and for a
- * fleet of servers each one's own server, startup and GPU memory, and with a smoke test its figures.
- */
+/** A row per endpoint, with each one's own server, startup and GPU memory, and smoke test figures. */
 function endpointLines(outcome: GateOutcome): string[] {
   const results = outcome.results
   const columns = [
@@ -212,10 +209,7 @@ function endpointLines(outcome: GateOutcome): string[] {
 /** The longest value a cell of the environments' table shows. */
 const MAX_VALUE_CHARS = 200
 
-/**
- * A fleet of servers with `env-report`: each server's values side by side, a row per endpoint, so that the one
- * server whose tuning did not reach it stands out (a value that differs from the first server's is marked).
- */
+/** Each server's `env-report` side by side, a value unlike the first server's marked: a tuning that did not reach. */
 function environments(results: readonly TargetOutcome[]): string[] {
   const reported = results.slice(0, MAX_SUMMARY_ENDPOINTS).filter((r) => r.server?.env !== undefined)
   if (reported.length === 0) return []

@@ -1,11 +1,10 @@
 /**
- * Runs a user's `match` regular expression on a server's body, and `fail-pattern` on log lines, under a time limit.
- * A JavaScript regular expression can backtrack for longer than the universe lasts (`^(a+)+$` on `aaaa…b`), and no
- * static check catches every such pattern; V8 can interrupt a running match, though, and `vm`'s timeout does exactly that.
+ * Runs a user's `match` and `fail-pattern` under a time limit: a regular expression can backtrack for ever
+ * (`^(a+)+$` on `aaaa…b`) and no static check catches every one, but `vm`'s timeout interrupts a running match.
  */
 import type { Context, Script } from 'node:vm'
 
-/** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
+/** Made at the first match: a wait with no pattern never pays for them. */
 let made: { script: Script; context: Context; findScript: Script; findContext: Context } | undefined
 function sandboxes(): NonNullable<typeof made> {
   if (made === undefined) {
@@ -36,10 +35,7 @@ export function testWithin(re: RegExp, text: string, limitMs: number): boolean |
   }
 }
 
-/**
- * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
- * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
- */
+/** The first of `texts` that `re` matches (-1: none), or where it ran out of its one limit for the whole batch. */
 export function findWithin(re: RegExp, texts: readonly string[], limitMs: number): number | { outOfTimeAt: number } {
   if (texts.length === 0) return -1
   const { findScript, findContext } = sandboxes()

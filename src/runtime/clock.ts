@@ -1,17 +1,13 @@
 /** Time as the core sees it: injected, so that the wait loop runs on a fake clock in tests. */
 export interface Clock {
-  /** Milliseconds on a monotonic scale. */
+  /** Monotonic. */
   now(): number
-  /** Resolves after `ms`, or as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>
   /** Milliseconds since the Unix epoch, for dates people read (a history record's `at`); never for durations. */
   wallMs(): number
 }
 
-/**
- * process.uptime() counts from the process's start (the step's start, for the action) as performance.now() does,
- * without loading node:perf_hooks at start-up.
- */
+/** process.uptime() counts from the process's start as performance.now() does, without loading node:perf_hooks. */
 export const systemClock: Clock = {
   now: () => process.uptime() * 1000,
   wallMs: () => Date.now(),

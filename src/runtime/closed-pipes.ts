@@ -1,9 +1,6 @@
 /**
- * A reader that leaves early (`wait-for-model … 2>&1 | head -1`) closes the pipe under stdout or stderr. The
- * next write then fails with EPIPE, which Node reports as an 'error' event on the stream: with no listener,
- * an uncaught exception that prints a stack trace and ends the process with status 1, although the server may
- * be ready. The reader has what it wanted, so the rest of that stream's output is dropped (a destroyed stream
- * discards later writes without another event) and the run ends with its own exit status.
+ * A reader that leaves early (`… | head -1`) makes the next write fail with EPIPE, an uncaught 'error' that would
+ * end the run with status 1 although the server may be ready: the rest of that output is dropped instead.
  */
 export function dropOutputToClosedPipes(streams: readonly NodeJS.EventEmitter[]): void {
   for (const stream of streams)

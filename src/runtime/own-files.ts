@@ -1,16 +1,13 @@
 /**
- * Writing only our own files: every file the action or the CLI creates or rewrites (the history, its lock and key,
- * a temporary file, the server's log, a summary file) is opened without following a symbolic link (O_NOFOLLOW) and
- * must be a regular file; a new one is created exclusively (O_EXCL) under a random name where its name would
- * otherwise be predictable. A symbolic link planted at one of our paths in a shared folder (a self-hosted runner's
- * tool cache, /tmp) makes the open fail instead of writing wherever the link points.
+ * Writing only our own files: every file we create or rewrite is opened without following a symbolic link and must
+ * be a regular file; a new one is created exclusively, under a random name where a name would be predictable. A link
+ * planted at our path in a shared folder (a runner's tool cache, /tmp) fails the open instead of redirecting it.
  */
 import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, type Stats, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = constants
 
-/** Thrown for a path that is a symbolic link: the message names it. */
 export class SymlinkRefused extends Error {
   constructor(readonly path: string) {
     super(`${path} is a symbolic link; it is not followed (give the file itself)`)
@@ -26,11 +23,7 @@ export function isSymlink(path: string): boolean {
   }
 }
 
-/**
- * Opens `path` without following a symbolic link, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody
- * writes to would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
- * regular file's reads and writes. A symbolic link is SymlinkRefused.
- */
+/** O_NONBLOCK: a FIFO nobody writes to would block the whole process, deaf to signals; a regular file never blocks. */
 export function openOwn(path: string, flags: number, mode = 0o644): number {
   let fd: number
   try {
@@ -47,20 +40,15 @@ export function openOwn(path: string, flags: number, mode = 0o644): number {
   throw new Error(`${path} is ${kind}, not a regular file`)
 }
 
-/** Creates `path` exclusively (it must not exist, a symbolic link included) and opens it for writing. */
 export const createOwn = (path: string, mode = 0o644): number => openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode)
 
-/**
- * A fresh temporary file beside `path` (same folder, so that a rename over `path` stays on one file system), under
- * a name no one can guess (`.<name>.<16 random hex>.tmp`), created exclusively: its name and its descriptor.
- */
+/** Beside `path`, so a rename over it stays on one file system, under a name no one can guess. */
 export function createTempBeside(path: string, mode = 0o644): { temp: string; fd: number } {
   const { randomBytes } = process.getBuiltinModule('node:crypto')
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`)
   return { temp, fd: createOwn(temp, mode) }
 }
 
-/** Writes `text` as the whole of `path` (created, or emptied), a regular file and not a symbolic link. */
 export function writeOwnFile(path: string, text: string): void {
   const fd = openOwn(path, O_WRONLY | O_CREAT)
   try {
@@ -73,7 +61,6 @@ export function writeOwnFile(path: string, text: string): void {
   }
 }
 
-/** What a path is when it is not a regular file, in words; undefined for a regular file. */
 export function notRegularFile(stat: Stats): string | undefined {
   if (stat.isFile()) return undefined
   if (stat.isDirectory()) return 'a directory'

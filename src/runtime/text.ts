@@ -6,20 +6,15 @@
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g
 
-/**
- * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
- * value; a script's tab and line breaks).
- */
+/** The one control-character rule (C0 and DEL). */
 export function hasControlChars(text: string, allowed = '\t'): boolean {
   for (const [c] of text.matchAll(CONTROL)) if (!allowed.includes(c)) return true
   return false
 }
 
-/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
 const controlToSpace = (text: string): string => text.replace(CONTROL_RUN, ' ')
 const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g')
 
-/** Shows input text safely in a message: control characters escaped, length capped. */
 export function printable(text: string, max = 80): string {
   const shown = JSON.stringify(text)
     .slice(1, -1)
@@ -34,19 +29,12 @@ export function clip(text: string, max = 120): string {
   return detached(clean.length > max ? `${clean.slice(0, max)}…` : clean)
 }
 
-/**
- * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
- * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
- * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
- */
+/** V8 makes a slice of 13 characters or more a view of its parent: an excerpt kept would keep a 1 MiB body alive. */
 export function detached(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string
 }
 
-/**
- * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
- * page's title, or its first line.
- */
+/** A body in a few words: a JSON error's message, an HTML page's title, or its first line. */
 export function describeBody(body: string, contentType: string, json: unknown): string {
   const text = body.trimStart().slice(0, 8192).trimEnd()
   if (text === '') return ''

@@ -1,9 +1,6 @@
 /**
- * Each engine's own start-up log, as the simulator prints it: the lines that mark its phases and its ready line,
- * taken from the recorded start-ups (`__tests__/fixtures/logs/`, the research notes on engine logs), each at its
- * share of the load time, with the engine's own time stamp; and the fatal lines it prints when it dies (CUDA out
- * of memory and the like). `{T}` is the stamp, `{M}` the model, `{SINCE:share}` the seconds since that share of
- * the load (the durations engines print of their own).
+ * Each engine's own start-up log, from the recorded start-ups (`__tests__/fixtures/logs/`), each line at its share of
+ * the load, and its fatal lines. `{T}` is the stamp, `{M}` the model, `{SINCE:share}` the seconds since that share.
  */
 import type { EngineName } from './engines.js'
 

@@ -1,13 +1,8 @@
-/**
- * Each engine's own answers, while loading and once ready, as its source shapes them (see the research notes on
- * model servers): its routes, its model list, its one-token generations and its errors, and when its port opens.
- */
+/** Each engine's own answers, while loading and once ready, as its source shapes them, and when its port opens. */
 
-/** What a simulated engine answers with: a status, a body and its type, and the phase the engine is in. */
 export type Phase = 'loading' | 'ready'
 export interface Reply {
   status: number
-  /** An object is sent as compact JSON; a string as it is. */
   body?: unknown
   type?: string
 }
@@ -21,11 +16,7 @@ export interface SimulatedEngine {
   /** When the port opens, as a fraction of the load time: 1 = only once ready. */
   opensAt: number
   reply(path: string, phase: Phase, model: string): Reply | undefined
-  /**
-   * A POST to a generation route, with its JSON body (`{}` when it is not JSON); undefined: not a generation
-   * route, or not served in this phase (then `reply` answers, as for any other path). `fails`: the engine
-   * answers every generation with its own error, as a wedged engine does while its model list still answers.
-   */
+  /** Undefined: not a generation served in this phase (`reply` answers); `fails`: as a wedged engine does. */
   generate?(
     path: string,
     phase: Phase,
@@ -33,7 +24,7 @@ export interface SimulatedEngine {
     request: Record<string, unknown>,
     fails: boolean
   ): Reply | undefined
-  /** The answer to a path the engine does not serve (FastAPI's when not given). */
+  /** FastAPI's when not given. */
   notFound?: Reply
 }
 
@@ -67,10 +58,7 @@ function openAiCompletion(path: string, model: string): Reply {
       })
 }
 
-/**
- * The OpenAI routes of an engine: the completion when ready (and in `servesIn` phases), its own error for a
- * model it does not serve and, with `fails`, for every generation.
- */
+/** The completion when ready; the engine's own error for a model it does not serve and, with `fails`, for all. */
 function openAiGenerate(
   failure: Reply,
   unknown: (name: string) => Reply,

@@ -1,14 +1,11 @@
-/**
- * The simulator's answer to each HTTP request: a lazily loaded model's routes first (`unloaded`), then a streamed
- * generation once ready, then the engine's answer for the phase it is in (loading until `readyAt`).
- */
+/** The simulator's answer: a lazily loaded model's routes, then a streamed generation, then the engine's own. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type EngineName, json, type Phase, type Reply, SIMULATED_ENGINES, type SimulatedEngine } from './engines.js'
 import { engineStates, lazyLoading } from './states.js'
 import type { SimulatorOptions } from './options.js'
 import { DEFAULT_PACE, streamFormat, writeStream } from './streams.js'
 
-/** The request listener of one simulated server, whose model is ready at `readyAt` (milliseconds since the epoch). */
+/** `readyAt`: milliseconds since the epoch. */
 export function answerRequests(
   options: SimulatorOptions,
   readyAt: number

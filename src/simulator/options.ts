@@ -6,45 +6,29 @@ export interface SimulatorOptions {
   engine: EngineName
   model: string
   loadMs: number
-  /** When the port opens, overriding the engine's own `opensAt` (the benchmark sets the refused phase exactly). */
+  /** Overrides the engine's own `opensAt` (the benchmark sets the refused phase exactly). */
   opensAfterMs?: number
-  /**
-   * Once its port is open, the engine stays loading until it has given this many answers (as well as until
-   * `loadMs`): a test that must see the loading answers bounds them by requests, not by a window of time that a
-   * busy machine may sleep through.
-   */
+  /** Loading answers before ready, as well as `loadMs`: a test bounds them by requests, which a busy machine keeps. */
   loadingAnswers?: number
   /** 0 picks a free port. */
   port?: number
   host?: string
-  /** The engine dies this long after the start: the port closes and stays closed, as when the process exits. */
+  /** The port closes and stays closed, as when the process exits. */
   crashAfterMs?: number
-  /** Every generation request gets the engine's own error while the model list answers as usual. */
+  /** Every generation gets the engine's own error while the model list answers as usual. */
   generationFails?: boolean
-  /**
-   * llama.cpp's router mode and Ollama: the model is listed but not loaded until asked (`POST /models/load`;
-   * Ollama's `POST /api/generate` without a prompt, which answers once it is loaded); the load takes `loadMs` from
-   * that request. llama.cpp lists it with `status.value` unloaded → loading → loaded; Ollama's `/api/ps` lists it
-   * only once loaded.
-   */
+  /** llama.cpp's router mode and Ollama: listed but not loaded until asked; the load takes `loadMs` from then. */
   unloaded?: boolean
-  /**
-   * vLLM in dev mode (`VLLM_SERVER_DEV_MODE=1`, its sleep routes served): asleep until this long after the start,
-   * or until `POST /wake_up`: its list and /health answer as when awake, `/is_sleeping` says true.
-   */
+  /** vLLM in dev mode: asleep until then or `POST /wake_up`, while its list and /health answer as when awake. */
   sleepsUntilMs?: number
   /** vLLM: its engine core dies this long after the start: /health 503, generations 500 EngineDeadError. */
   diesAfterMs?: number
   /** Triton (--exit-on-error=false): the model failed to load, with this reason in the repository index. */
   failsToLoad?: string
-  /**
-   * Told each line of the engine's own start-up log as the engine would print it (SIMULATED_LOGS: its phases, its
-   * ready line at `loadMs`, and with `crashAfterMs` its fatal lines as it dies); no log without it.
-   */
+  /** Each line of the engine's own start-up log (SIMULATED_LOGS), its fatal lines as it dies included. */
   onLog?(line: string): void
-  /** Told when the port opens, when the model becomes ready, and when the engine crashes. */
   onEvent?(event: SimulatorEvent, atMs: number): void
-  /** The pace of streamed generations (the smoke test's requests). */
+  /** Of streamed generations (the smoke test's requests). */
   pace?: Pace
 }
 
@@ -53,11 +37,10 @@ export type SimulatorEvent = 'listening' | 'ready' | 'crashed'
 export interface SimulatedServer {
   port: number
   baseUrl: string
-  /** Milliseconds since the epoch at which the engine counts as ready. */
+  /** Milliseconds since the epoch. */
   readyAt: number
-  /** Settles when the simulated engine crashes (never without `crashAfterMs`); rejects if the port cannot be opened. */
+  /** Rejects if the port cannot be opened. */
   ended: Promise<'crashed'>
-  /** HTTP requests received so far. */
   readonly requests: number
   close(): Promise<void>
 }

@@ -7,11 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-/**
- * The variable the runner sets for an input: INPUT_, then the name upper-cased with spaces as underscores and
- * hyphens kept (`match-regex` → INPUT_MATCH-REGEX). The runner's own rule, kept here since this file stands in for
- * the runner; a unit test holds it equal to the action's reading of it (inputs/variables.ts).
- */
+/** The runner's rule (`log-file` → INPUT_LOG-FILE); a unit test holds it equal to inputs/variables.ts. */
 export const runnerInputVariable = (name: string): string => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`
 
 export interface ActionRun {
@@ -19,10 +15,9 @@ export interface ActionRun {
   stdout: string
   stderr: string
   outputs: Record<string, string>
-  /** What the step saved for its post step (GITHUB_STATE), which the runner passes to it as `STATE_<name>`. */
+  /** GITHUB_STATE, which the runner passes to the post step as `STATE_<name>`. */
   state: Record<string, string>
   summary: string
-  /** Wall time of the whole process, in milliseconds. */
   wallMs: number
 }
 
@@ -30,10 +25,10 @@ export interface RunActionOptions {
   entry: string
   inputs: Record<string, string>
   env?: Record<string, string>
-  /** Also copy the action's stdout here as it runs (the demo shows it live). */
+  /** The demo shows the stdout live. */
   echo?: NodeJS.WritableStream
   node?: string
-  /** Called with the running action, e.g. to signal it as the runner does when a job is cancelled. */
+  /** E.g. to signal it as the runner does when a job is cancelled. */
   onStart?(child: ChildProcess): void
 }
 

@@ -1,8 +1,4 @@
-/**
- * A stand-in for a model server's startup, faithful to each engine's own answers (see the research notes on
- * model servers): the port stays closed while the engine does, then the engine's loading answers, then ready.
- * Serves `npm run demo` and the project's own test fixtures.
- */
+/** A stand-in for a model server's startup, faithful to each engine's answers: for `npm run demo` and the tests. */
 import { createServer, type Server } from 'node:http'
 import { createServer as createNetServer } from 'node:net'
 import { SIMULATED_ENGINES, type SimulatedEngine } from './engines.js'

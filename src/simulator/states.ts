@@ -1,8 +1,6 @@
 /**
- * Engine states beyond loading and ready, as the engines' source shapes them (see the research notes on model
- * servers, section 14): a sleeping vLLM (sleep mode, dev-mode routes), a vLLM whose engine core died, a Triton
- * model that failed to load, Triton's repository index, and a model listed but not loaded until asked (`unloaded`:
- * llama.cpp's router mode, Ollama).
+ * Engine states beyond loading and ready: a sleeping vLLM, a vLLM whose engine core died, a Triton model that failed
+ * to load, and a model listed but not loaded until asked (llama.cpp's router mode, Ollama).
  */
 import type { SimulatorOptions } from './options.js'
 import { CREATED, empty, type EngineName, json, type Phase, type Reply, VLLM_DEAD } from './engines.js'
@@ -54,11 +52,7 @@ export function engineStates(
   }
 }
 
-/**
- * The routes of a server that lists a model it has not loaded (`unloaded`), answered from when the load was asked
- * for; undefined for a route the engine answers as usual (as ready). A promise: Ollama answers the load request
- * only once the model is loaded.
- */
+/** Undefined: the engine answers as when ready. A promise: Ollama answers the load request once it is loaded. */
 export function lazyLoading(
   engine: EngineName,
   model: string,

@@ -1,8 +1,6 @@
 /**
- * The simulator's streamed generations, each in its engine's own format (vLLM's and SGLang's OpenAI SSE, llama.cpp's
- * `/completion` with `timings`, TGI's `/generate_stream`, Ollama's NDJSON), at a chosen pace: token i leaves at
- * `ttft + i / rate` from the request's arrival, an absolute schedule, so that a late timer delays one token and
- * never the ones after it.
+ * The simulator's streamed generations, each in its engine's own format, at a chosen pace: token i leaves at
+ * `ttft + i / rate` after the request, so that a late timer delays one token and never the ones after it.
  */
 import type { ServerResponse } from 'node:http'
 
@@ -166,10 +164,7 @@ function events(format: Format, model: string, request: Request, n: number) {
   }
 }
 
-/**
- * Writes the stream `format` asks for at `pace`, `fails`: the engine's own error event in place of the first
- * token. Ends early when the client goes away (or the simulator closes its connections).
- */
+/** `fails`: the engine's own error event in place of the first token. Ends early when the client goes away. */
 export async function writeStream(
   res: ServerResponse,
   format: Format,

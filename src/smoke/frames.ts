@@ -1,8 +1,6 @@
 /**
- * A streamed body cut into events as its bytes arrive, within bounds a hostile server cannot swell: a line longer
- * than MAX_LINE_BYTES, or a body longer than MAX_STREAM_BYTES, ends the stream as an error rather than growing a
- * buffer. SSE (`data:` lines, an event ends at a blank line, `data: [DONE]` ends the stream) or one JSON object a
- * line (Ollama).
+ * A streamed body (SSE, or one JSON object a line for Ollama) cut into events as it arrives, within bounds a hostile
+ * server cannot swell: a line or body too long ends the stream as an error rather than growing a buffer.
  */
 import { parseJson } from '../http/probe.js'
 
@@ -23,14 +21,13 @@ export class FrameReader {
   private partial: Buffer[] = []
   private partialBytes = 0
   private total = 0
-  /** The `data:` lines of the SSE event being read. */
   private data: string[] = []
   private dataBytes = 0
   private readonly decoder = new TextDecoder('utf-8', { fatal: false })
 
   constructor(private readonly framing: 'sse' | 'ndjson') {}
 
-  /** The frames these bytes complete; reading ends after a `too-long` one. */
+  /** Reading ends after a `too-long` frame. */
   push(chunk: Buffer): Frame[] {
     this.total += chunk.length
     if (this.total > MAX_STREAM_BYTES) return [{ kind: 'too-long', what: 'body' }]
@@ -56,7 +53,7 @@ export class FrameReader {
     return frames
   }
 
-  /** What is left once the body ends: a last line without its line break, an SSE event without its blank line. */
+  /** A last line without its line break, an SSE event without its blank line. */
   end(): Frame[] {
     const last = this.partialBytes === 0 ? [] : this.line(this.decoder.decode(Buffer.concat(this.partial)))
     this.partial = []

@@ -1,7 +1,6 @@
 /**
- * The throughput smoke test: once the server is ready, a few streamed generation requests one after another, each
- * timed from the request to its first token (TTFT) and from its first token to its last (the decode rate). Tokens
- * are counted by the engine's own figure where its stream gives one, else as the chunks that carried text.
+ * The throughput smoke test: a few streamed generations one after another, each timed to its first token (TTFT) and
+ * from there to its last (the decode rate), counted by the engine's own figure, else by the chunks.
  */
 import { clip, describeBody } from '../runtime/text.js'
 import { createHttpClient, type ProbeResult } from '../http/probe.js'
@@ -12,12 +11,11 @@ import type { Clock } from '../runtime/clock.js'
 import { FrameReader } from './frames.js'
 import type { SmokeSettings } from '../inputs/settings.js'
 
-/** One request's figures. */
 export interface Measurement {
   ttftMs: number
   tokens: number
   source: TokenSource
-  /** Tokens after the first over the time after the first; undefined when every token came at once. */
+  /** Undefined when every token came at once. */
   decodeTokensPerSecond?: number
 }
 
@@ -36,15 +34,14 @@ export type SmokeProblem =
   | { kind: 'not-streamed' }
 
 export interface SmokeResult {
-  /** What was sent, e.g. `POST /v1/completions`; undefined when no route is known. */
+  /** E.g. `POST /v1/completions`. */
   request?: string
-  /** The requests asked for. */
   requests: number
   measurements: Measurement[]
-  /** Medians over the measurements. */
+  /** Medians. */
   ttftMs?: number
   decodeTokensPerSecond?: number
-  /** How the tokens were counted (the last request's way). */
+  /** The last request's. */
   source?: TokenSource
   problem?: SmokeProblem
 }
@@ -52,7 +49,7 @@ export interface SmokeResult {
 export interface SmokeTarget {
   url: URL
   engine: Engine | undefined
-  /** The model to ask for (the listed id the wait matched). */
+  /** The listed id the wait matched. */
   model: string | undefined
   headers: Record<string, string>
   caCert?: string
@@ -60,7 +57,6 @@ export interface SmokeTarget {
   secrets?: readonly string[]
 }
 
-/** Runs the smoke test against one endpoint, within `settings.timeoutMs` in all; `signal` ends it at once. */
 export async function smokeTest(
   target: SmokeTarget,
   settings: SmokeSettings,
@@ -118,7 +114,6 @@ export async function smokeTest(
 
 type Client = ReturnType<typeof createHttpClient>
 
-/** One streamed request, read as it arrives, bounded by `timeoutMs`, the frame reader's caps and `signal`. */
 async function measureOne(
   client: Client,
   route: StreamRoute,
@@ -136,7 +131,7 @@ async function measureOne(
   let chunks = 0
   let counted: { count: number; source: TokenSource } | undefined
   let problem: SmokeProblem | undefined
-  /** Reads the frames; false once the stream has said all it will (its end, an error, a frame too long). */
+  /** False once the stream has said all it will. */
   const take = (list: ReturnType<FrameReader['push']>, at: number): boolean => {
     for (const frame of list) {
       if (frame.kind === 'done') return false
@@ -199,13 +194,8 @@ async function measureOne(
   }
 }
 
-/**
- * A server may count a token or two more than asked for (an end-of-sequence token, a stop string), no more: an
- * engine's count above the tokens asked for + TOKEN_MARGIN, below the chunks that carried text, or not a whole number
- * (1e308, 2^53) is not believed, and the chunks are counted instead.
- */
+/** A server may count a token or two more than asked for (an end-of-sequence token), no more. */
 const TOKEN_MARGIN = 8
-/** The clock's smallest span a decode rate is divided by. */
 const MIN_DECODE_MS = 1
 
 export function plausibleTokens(

@@ -3,20 +3,15 @@ import type { Progress } from './phases.js'
 
 /** What earlier ready runs with the same history key took (medians, in seconds). */
 export interface UsualStartup {
-  /** Median startup of the runs. */
   totalSeconds: number
-  /** Median duration of each phase. */
   phaseSeconds: ReadonlyMap<string, number>
-  /** The phases in the order the latest run went through them. */
+  /** As the latest run went through them. */
   order: readonly string[]
-  /** Median time from the first HTTP answer to ready, of the runs that recorded it. */
+  /** From the first HTTP answer to ready. */
   answeringSeconds?: number
 }
 
-/**
- * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
- * else the rate between the first and the latest count seen. Undefined while there is no rate yet.
- */
+/** By tqdm's own elapsed time per item where it prints one, else the rate between the first and latest counts. */
 export function phaseLeftMs(p: Progress, now: number): number | undefined {
   const { first, last } = p
   if (last.n >= last.total) return 0
@@ -28,19 +23,14 @@ export function phaseLeftMs(p: Progress, now: number): number | undefined {
 }
 
 export interface Position {
-  /** The phase under way, if known. */
   phase?: string
   inPhaseMs: number
-  /** From the progress rate, when the phase has one. */
   phaseLeftMs?: number
   /** Since the server (or the wait) started. */
   elapsedMs: number
 }
 
-/**
- * Milliseconds until ready going by earlier runs: the rest of this phase (by its rate, else its usual length) and
- * the usual length of the phases after it; without a known phase, the usual startup minus the time so far.
- */
+/** The rest of this phase (by its rate, else its usual length) and the usual phases after it; else the usual total. */
 export function readyInMs(pos: Position, usual: UsualStartup): number | undefined {
   const index = pos.phase === undefined ? -1 : usual.order.indexOf(pos.phase)
   if (index >= 0) {
@@ -51,13 +41,9 @@ export function readyInMs(pos: Position, usual: UsualStartup): number | undefine
   return Math.max(0, usual.totalSeconds * 1000 - pos.elapsedMs)
 }
 
-/** Where this startup stands against earlier runs. */
 export type Eta =
   | { kind: 'ready-in'; ms: number }
-  /**
-   * Past what earlier runs took, by `overMs`: the whole startup (`phase` undefined), or the phase under way
-   * (which has no progress count to go by). An ETA would be in the past: how much slower is the news.
-   */
+  /** Past what earlier runs took for the whole startup, or for a `phase` without a count: an ETA would be past. */
   | { kind: 'slower'; overMs: number; usualMs: number; phase?: string }
 
 export function eta(pos: Position, usual: UsualStartup): Eta {

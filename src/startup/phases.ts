@@ -1,7 +1,6 @@
 /**
- * Follows an engine's startup through its log: fed each line with the time it was read, it knows the engine,
- * the phase the engine is in, its progress, the phases behind it with their durations, and any fatal line.
- * Pure: no I/O and no clock of its own; times are milliseconds on the caller's monotonic scale.
+ * Follows an engine's startup through its log, line by line: the engine, its phase and progress, the phases
+ * behind it, any fatal line. Pure: times are milliseconds on the caller's monotonic scale.
  */
 import {
   clockSeconds,
@@ -16,7 +15,6 @@ import {
 import type { FatalLine, Phase } from '../engines/engine-record.js'
 import type { Engine } from '../engines/index.js'
 
-/** A moment: when the line was read and, when the engine stamps its lines, the stamp. */
 interface Moment {
   at: number
   stamp?: number
@@ -26,13 +24,13 @@ interface ProgressSample {
   n: number
   total: number
   at: number
-  /** tqdm's own elapsed time for this bar, when it prints one. */
+  /** tqdm's own elapsed time. */
   elapsedS?: number
 }
 
 export interface Progress {
   unit: string
-  /** The first sample of the current bar (a new bar starts when the total changes or the count goes back). */
+  /** Of the current bar (a new bar starts when the total changes or the count goes back). */
   first: ProgressSample
   last: ProgressSample
 }
@@ -42,7 +40,7 @@ interface PhaseState {
   index: number
   start: Moment
   end?: Moment
-  /** The engine's own duration, in seconds (the longest it printed, e.g. over tensor-parallel ranks). */
+  /** The engine's own seconds (the longest it printed, over tensor-parallel ranks). */
   took?: number
   progress?: Progress
 }
@@ -50,7 +48,7 @@ interface PhaseState {
 export interface PhaseTiming {
   name: string
   seconds: number
-  /** `seconds` is the engine's own figure rather than measured. */
+  /** The engine's own figure rather than measured. */
   printed: boolean
 }
 
@@ -71,9 +69,9 @@ export type TrackerEvent =
   | { type: 'phase'; name: string; at: number; previous?: PhaseTiming }
 
 export interface TrackerOptions {
-  /** A known engine; otherwise it is recognised from the log (or `setEngine` from the model list). */
+  /** Otherwise recognised from the log (or `setEngine` from the model list). */
   engine?: Engine
-  /** When the server process started, if known: the time before its first phase marker is phase `starting`. */
+  /** The time before the first phase marker is phase `starting`. */
   startedAt?: number
 }
 
@@ -91,12 +89,11 @@ export class PhaseTracker {
   private readonly list: PhaseState[] = []
   private open?: PhaseState
   private lastIndex = -1
-  /** The read time minus the stamp, at its smallest: maps stamps onto the read scale (a line is read after it is written). */
+  /** The smallest read time minus stamp: maps stamps onto the read scale (a line is read after it is written). */
   private offset = Infinity
   private lines = 0
   private readonly fatals: FatalMatch[] = []
   private readySeen = false
-  /** When the ready line was written (its stamp) or read. */
   private readyMoment?: Moment
   /** A phase its own end marker closed, to be named when the next one begins. */
   private ended?: PhaseTiming
@@ -117,7 +114,6 @@ export class PhaseTracker {
     return this.readySeen
   }
 
-  /** When the ready line was written, on the read scale: by the engine's stamp where it has one, else when read. */
   readyTime(): number | undefined {
     return this.readyMoment && this.time(this.readyMoment)
   }
@@ -132,11 +128,7 @@ export class PhaseTracker {
     return events
   }
 
-  /**
-   * One line of the log (a physical line; tqdm's `\r` updates inside it are read one by one), read at `at`;
-   * `lineNumber` is its number in the file when the reader knows better than a count of the lines fed.
-   * `fatal: false` for lines from before the wait began: they tell the phases so far, not a failure now.
-   */
+  /** tqdm's `\r` updates in a line are read one by one; lines from before the wait (`fatal: false`) tell no failure. */
   feed(rawLine: string, at: number, lineNumber = this.lines + 1, { fatal: checkFatal = true } = {}): TrackerEvent[] {
     this.lines = lineNumber
     const text = rawLine.replace(ANSI, '')
@@ -156,7 +148,6 @@ export class PhaseTracker {
     return events
   }
 
-  /** Ends the phase under way (the wait is over). */
   finish(at: number): void {
     if (this.open !== undefined) this.close({ at })
   }
@@ -170,12 +161,11 @@ export class PhaseTracker {
     }
   }
 
-  /** The phases that have ended, in order. */
   timings(): PhaseTiming[] {
     return this.list.filter((p) => p.end !== undefined).map((p) => this.timing(p))
   }
 
-  /** The fatal line to quote: the first that names a cause, else the first. */
+  /** The first that names a cause, else the first. */
   fatal(): FatalMatch | undefined {
     return this.fatals.find((f) => f.cause) ?? this.fatals[0]
   }
@@ -246,12 +236,11 @@ export class PhaseTracker {
     }
   }
 
-  /** A moment on the read scale: the engine's stamp where it has one, else when the line was read. */
   private time(m: Moment): number {
     return m.stamp !== undefined && Number.isFinite(this.offset) ? m.stamp + this.offset : m.at
   }
 
-  /** Milliseconds between two moments: by the engine's stamps when both have one (and they go forward), else by reads. */
+  /** By the engine's stamps when both have one and they go forward, else by reads. */
   private measured(start: Moment, end: Moment): number {
     if (start.stamp !== undefined && end.stamp !== undefined) {
       // A stamp going back (a clock change on the server) leaves only the reads to go by.

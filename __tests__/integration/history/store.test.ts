@@ -11,8 +11,7 @@ import {
   parseHistory,
   prepareHistory,
   readHistory,
-  runLine,
-  trimHistory
+  runLine
 } from '../../../src/history/store.js'
 import { sandbox } from '../../helpers/sandbox.js'
 
@@ -91,19 +90,19 @@ describe('the history file', () => {
     expect(runs.filter((r) => r.key === 'other')).toHaveLength(1)
   })
 
-  it('does not trim under a lock another process holds, and breaks a lock left behind by a dead one', () => {
+  it('does not trim under a lock another process holds, and breaks a lock left behind by a dead one', async () => {
     const file = box.path('history.jsonl')
     writeFileSync(
       file,
       Array.from({ length: 5 }, (_, i) => JSON.stringify(run({ startupSeconds: i }))).join('\n') + '\n'
     )
     writeFileSync(`${file}.lock`, '')
-    trimHistory(file, 2)
-    expect(readHistory(file).runs).toHaveLength(5)
+    expect(await appendRun(file, run({ startupSeconds: 5 }), { keep: 2, lockWaitMs: 20 })).toBe('appended')
+    expect(readHistory(file).runs).toHaveLength(6)
     const old = (Date.now() - 60_000) / 1000
     utimesSync(`${file}.lock`, old, old)
-    trimHistory(file, 2)
-    expect(readHistory(file).runs.map((r) => r.startupSeconds)).toEqual([3, 4])
+    await appendRun(file, run({ startupSeconds: 6 }), { keep: 2 })
+    expect(readHistory(file).runs.map((r) => r.startupSeconds)).toEqual([5, 6])
     expect(existsSync(`${file}.lock`)).toBe(false)
   })
 

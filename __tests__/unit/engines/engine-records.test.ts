@@ -4,13 +4,14 @@
  * log fixture, the simulator, and the docs' endpoint table.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { ENGINE_NAMES, ENGINE_RECORDS, LOG_DETECTION_ORDER } from '../../../src/engines/index.js'
-import { knowsReadyLine } from '../../../src/engines/log-markers.js'
+import { NO_LINE } from '../../../src/engines/engine-record.js'
+import { type Engine, ENGINE_NAMES, ENGINE_RECORDS, ENGINES, LOG_DETECTION_ORDER } from '../../../src/engines/index.js'
 import { GENERATION_ROUTES, MODEL_LIST_SHAPES } from '../../../src/engines/model-lists.js'
 import { SIMULATED_ENGINES } from '../../../src/simulator/engines.js'
 
 const root = new URL('../../../', import.meta.url)
 const text = (path: string): string => readFileSync(new URL(path, root), 'utf8')
+const knowsReadyLine = (engine: Engine): boolean => ENGINES[engine].log.ready !== NO_LINE
 const ENGINE_FILES = readdirSync(new URL('src/engines/', root)).filter((f) => /^[a-z]+\.ts$/.test(f))
 
 describe('the engine records', () => {
@@ -54,7 +55,7 @@ describe('the engine records', () => {
     expect(ENGINE_NAMES.filter((e) => knowsReadyLine(e) !== LOG_DETECTION_ORDER.includes(e))).toEqual([])
     expect(new Set(LOG_DETECTION_ORDER).size).toBe(LOG_DETECTION_ORDER.length)
     // An engine without a recorded start-up (NIM, LocalAI, KServe) has no ready line to wait for: the schedule
-    // then never waits on one (see knowsReadyLine's users), and its log matches no line.
+    // then never waits on one, and its log matches no line.
     for (const r of ENGINE_RECORDS.filter((r) => !knowsReadyLine(r.name)))
       expect([r.name, r.log.signature.test('INFO any line at all'), r.log.phases]).toEqual([r.name, false, []])
   })
