@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3207:
+/***/ 4475:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16545,14 +16545,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 ;// CONCATENATED MODULE: ./src/runtime/halter.ts
-/**
- * Ends something once, with a typed reason (the wait's `Halt`; for a cancelled job, the signal the runner sent), and
- * the signals that cancel a run, which every entry point listens to through one `Halter`.
- */
-/**
- * `signal` cuts short every sleep and request listening to it, `halted` says why. The first `halt` wins; later ones
- * are refused, so that whoever halted it can tell.
- */
+/** Ends something once, with a typed reason, and the signals that cancel a run. */
+/** `signal` cuts short every sleep and request listening to it; the first `halt` wins, later ones are refused. */
 class Halter {
     controller = new AbortController();
     signal = this.controller.signal;
@@ -16560,7 +16554,7 @@ class Halter {
     get halted() {
         return this.first;
     }
-    /** Ends it with `halt`; false when it had already ended. */
+    /** False when it had already ended. */
     halt(halt) {
         if (this.first !== undefined)
             return false;
@@ -16568,10 +16562,7 @@ class Halter {
         this.controller.abort(halt);
         return true;
     }
-    /**
-     * A halter of its own that also ends when this one does, with this one's halt: one endpoint of a fleet can be
-     * stopped alone, and all of them with the fleet.
-     */
+    /** One that also ends with this one's halt: an endpoint can be stopped alone, and all with the fleet. */
     child() {
         const child = new Halter();
         const follow = () => void (this.first !== undefined && child.halt(this.first));
@@ -16582,15 +16573,9 @@ class Halter {
         return child;
     }
 }
-/**
- * The runner sends SIGINT, then SIGTERM, to a cancelled job's step (or one past its `timeout-minutes`); a terminal
- * sends SIGINT on Ctrl-C; SIGHUP comes when the terminal or ssh session goes, or the runner's service is stopped.
- */
+/** The runner's SIGINT then SIGTERM for a cancelled step, a terminal's Ctrl-C, SIGHUP when the session goes. */
 const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-/**
- * Listens to the cancelling signals until `release`: each halts `cancel` instead of ending the process, as Node's
- * default would, at once: no outputs, no summary, no error, and at the job end a server never stopped.
- */
+/** Each signal halts `cancel` rather than end the process at once (no outputs, no summary, a server never stopped). */
 function cancelOnSignals() {
     const cancel = new Halter();
     const onSignal = (signal) => void cancel.halt(signal);
@@ -16606,12 +16591,11 @@ const GPU_CHECKS = ['warn', 'fail', 'off'];
 const STOP_MODES = ['job-end', 'always', 'never'];
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 const HISTORY_AUTO = 'auto';
+const statusAccepted = (set, status) => set.some(([lo, hi]) => status >= lo && status <= hi);
 const FIXED = {
     status: [[200, 299]],
     requestTimeoutMs: 10_000,
-    successThreshold: 1,
     wrongModelAfterMs: 30_000,
-    schedule: 'adaptive',
     progressIntervalMs: 30_000,
     logLines: 50,
     stopTimeoutMs: 30_000,
@@ -16668,20 +16652,15 @@ const WORDED_PROXY_ERRORS = [
  */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g;
-/**
- * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
- * value; a script's tab and line breaks).
- */
+/** The one control-character rule (C0 and DEL). */
 function hasControlChars(text, allowed = '\t') {
     for (const [c] of text.matchAll(CONTROL))
         if (!allowed.includes(c))
             return true;
     return false;
 }
-/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
 const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
 const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
-/** Shows input text safely in a message: control characters escaped, length capped. */
 function text_printable(text, max = 80) {
     const shown = JSON.stringify(text)
         .slice(1, -1)
@@ -16694,18 +16673,11 @@ function clip(text, max = 120) {
     const clean = controlToSpace(text.slice(0, 2 * max));
     return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
 }
-/**
- * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
- * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
- * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
- */
+/** V8 makes a slice of 13 characters or more a view of its parent: an excerpt kept would keep a 1 MiB body alive. */
 function detached(text) {
     return JSON.parse(JSON.stringify(text));
 }
-/**
- * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
- * page's title, or its first line.
- */
+/** A body in a few words: a JSON error's message, an HTML page's title, or its first line. */
 function describeBody(body, contentType, json) {
     const text = body.trimStart().slice(0, 8192).trimEnd();
     if (text === '')
@@ -16738,10 +16710,7 @@ function jsonMessage(json) {
 }
 
 ;// CONCATENATED MODULE: ./src/runtime/clock.ts
-/**
- * process.uptime() counts from the process's start (the step's start, for the action) as performance.now() does,
- * without loading node:perf_hooks at start-up.
- */
+/** process.uptime() counts from the process's start as performance.now() does, without loading node:perf_hooks. */
 const systemClock = {
     now: () => process.uptime() * 1000,
     wallMs: () => Date.now(),
@@ -16797,11 +16766,7 @@ var api = __nccwpck_require__(6615);
 
 // @ts-expect-error -- as above
 
-/**
- * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
- * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
- * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
- */
+/** What undici's index does on import: every dispatcher gets request(), connect() and the rest. Safe to call again. */
 function setUpUndici() {
     const prototype = (dispatcher_default()).prototype;
     if (prototype.request !== api.request)
@@ -16815,21 +16780,12 @@ function request(dispatcher, options) {
 }
 
 ;// CONCATENATED MODULE: ./src/http/hosts.ts
-/**
- * What a URL's host means for where a request goes: this machine (never through a proxy; `localhost` on both
- * families), or elsewhere, directly or through the proxy the environment names, as curl decides.
- * The probe, the port watch and the proxy choice all ask here, so they cannot disagree.
- */
 /** A host as URL.hostname writes it, made comparable: lower case, no IPv6 brackets, no final dot. */
 const bareHost = (hostname) => hostname
     .toLowerCase()
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '');
-/**
- * This machine: `localhost`, 127.0.0.0/8, ::1, the same as IPv4-mapped IPv6 (`[::ffff:127.0.0.1]`, which
- * URL writes `[::ffff:7f00:1]`), and the wildcard addresses 0.0.0.0 and :: (vLLM prints
- * `http://0.0.0.0:8000` as its address; a connection to it reaches this machine on Linux).
- */
+/** Also IPv4-mapped 127/8 and the wildcards 0.0.0.0 and :: (vLLM prints `http://0.0.0.0:8000`; it reaches here). */
 function isLoopback(hostname) {
     const h = bareHost(hostname);
     if (h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0')
@@ -16839,10 +16795,7 @@ function isLoopback(hostname) {
     // ::ffff:7fxx:xxxx is 127.x.x.x mapped into IPv6
     return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
 }
-/**
- * The addresses to try for a name that is loopback by definition: `localhost` on both families whatever
- * /etc/hosts says (RFC 6761), since model servers listen on either; undefined for any other host.
- */
+/** `localhost` on both families whatever /etc/hosts says (RFC 6761): model servers listen on either. */
 function loopbackAddresses(hostname) {
     if (bareHost(hostname) !== 'localhost')
         return undefined;
@@ -16851,11 +16804,7 @@ function loopbackAddresses(hostname) {
         { address: '::1', family: 6 }
     ];
 }
-/**
- * The proxy a request to `url` goes through, from the environment as undici and curl read it (`http_proxy`,
- * `HTTP_PROXY`; `https_proxy`, `HTTPS_PROXY`, else the http one; `NO_PROXY`/`no_proxy` entries as host,
- * `.domain`, `*.domain` or `host:port`, `*` for none), or undefined to go direct. Loopback is always direct.
- */
+/** The proxy as curl reads the environment (`*_proxy`, `NO_PROXY` hosts, domains, `host:port`, `*`), or none. */
 function proxyFor(url, env) {
     if (isLoopback(url.hostname))
         return undefined;
@@ -16884,13 +16833,9 @@ function proxyFor(url, env) {
 /** A proxy as it may be printed: scheme, host and port, never the user and password it may carry. */
 const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
 /**
- * Name resolution for the connections a client makes. `localhost` is answered here (see `loopbackAddresses`).
- * Other names are asked of the system resolver (/etc/hosts, DNS, as nsswitch says) through `getent ahosts`,
- * which calls the same getaddrinfo as Node's `dns.lookup`, in a child process: a lookup the resolver never
- * answers cannot be cancelled, and inside Node it would hold one of libuv's four threads, and then the
- * process itself, which waits at exit for that thread however long the resolver takes. A child is left to
- * finish on its own. One question per name and options is in flight at a time: probes that gave up on one
- * join it rather than start another. Where there is no `getent` (macOS, Windows), `dns.lookup` it is.
+ * Name resolution through `getent ahosts` (the same getaddrinfo as `dns.lookup`) in a child process: a lookup the
+ * resolver never answers cannot be cancelled, and in Node it would hold a libuv thread and the process at exit.
+ * One question per name is in flight; without `getent` (macOS, Windows), `dns.lookup`.
  */
 function createLookup() {
     const pending = new Map();
@@ -16942,7 +16887,7 @@ const ofFamily = (found, family) => {
     const wanted = family === 'IPv4' ? 4 : family === 'IPv6' ? 6 : family;
     return wanted === 4 || wanted === 6 ? found.filter((a) => a.family === wanted) : found;
 };
-/** `getent ahosts NAME`: each address on its own line (three times, one per socket type), in getaddrinfo's order. */
+/** Each address is printed three times, one per socket type, in getaddrinfo's order. */
 function getentHosts(hostname, callback) {
     const { execFile } = process.getBuiltinModule('node:child_process');
     const child = execFile('getent', ['ahosts', '--', hostname], { encoding: 'latin1' }, (err, stdout) => {
@@ -17000,8 +16945,512 @@ class InputError extends Error {
     }
 }
 
+;// CONCATENATED MODULE: ./src/engines/engine-record.ts
+/** What we know of one engine, as one record (each file beside this one fills one in), and the pieces records share. */
+/** A pattern no line matches: an engine whose log lines are not known (no recorded start-up of it was read). */
+const NO_LINE = /(?!)/;
+const cause = (pattern) => ({ pattern, cause: true });
+const failure = (pattern) => ({ pattern, cause: false });
+/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
+const TORCH_FATAL = [
+    cause(/CUDA out of memory/),
+    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
+    cause(/NCCL error(?:: | in: )(?!\{)/),
+    cause(/DistBackendError/)
+];
+// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
+// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
+const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
+const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
+/** A readiness route: by default asked with GET as often as the wait probes, and ready at 200. */
+const readinessRoute = (check) => ({
+    method: 'GET',
+    ready: { statuses: [200] },
+    minGapMs: 0,
+    oneAtATime: false,
+    ...check
+});
+/** An engine whose log is not known: it names nothing; such engines run PyTorch (NIM runs vLLM or SGLang). */
+const UNKNOWN_LOG = { signature: NO_LINE, ready: NO_LINE, phases: [], fatal: TORCH_FATAL };
+
+;// CONCATENATED MODULE: ./src/engines/kserve.ts
+/** KServe: the Open Inference Protocol's per-model readiness; its protocols (v1 predict, v2 infer) generate no text. */
+
+const kserve = {
+    name: 'kserve',
+    label: 'KServe',
+    log: UNKNOWN_LOG,
+    modelLists: ['kserve-v1-list', 'model-status'],
+    // /v2/models/{name}/ready \u2192 {"name":..,"ready":true}, or 503 while not ready; /v2/health/ready is unconditional
+    // in the Python server (asked only when no model is named).
+    readiness: [
+        readinessRoute({
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            ready: { statuses: [200], notReadyWhen: { field: 'ready', value: false } },
+            because: "KServe's Open Inference Protocol says a model is ready in /v2/models/{name}/ready"
+        })
+    ],
+    servesOneModel: false,
+    generation: [],
+    sources: ['kserve/kserve:kserve/protocol/rest/v2_endpoints.py (/v2/models/{name}/ready, /v2/health/ready)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/llamacpp.ts
+/** llama.cpp's llama-server: its log lines (b6428 and v0.5.0), its router mode's load on demand, its own stream. */
+
+const llamacpp = {
+    name: 'llamacpp',
+    label: 'llama.cpp',
+    inputName: 'llama.cpp',
+    log: {
+        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+(?:load_model|llama_server): |\bmain: loading model|llama_context: /,
+        // minutes.seconds.milliseconds.microseconds since the start: the default since v0.5.0 (node-llama-cpp 3.22),
+        // before it only with --log-timestamps. Anchored: in router mode a child's lines come through as
+        // `[ 8081] 0.00.056.085 I \u2026`, stamped from the child's own start, which says nothing on the router's scale.
+        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.(?<us>\d{3}) [IWEDT] /,
+        // v0.5.0: `srv  llama_server: model loaded` (printed once it serves: the server sets itself ready just before),
+        // then `listening on http://\u2026`, which in router mode comes before any model is loaded, so it is no ready line.
+        // Older: `main: model loaded`, `main: server is listening on \u2026` and `starting the main loop`.
+        ready: /server is listening on|starting the main loop|\b(?:llama_server|main): model loaded\b/,
+        phases: [
+            { phase: 'initializing', start: /\bbuild: \d+ \(|system info: |\bllama_server: initializing/ },
+            {
+                phase: 'loading weights',
+                start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
+            },
+            {
+                phase: 'allocating KV cache',
+                // v0.5.0 prints no llama_context line at its default verbosity unless the context exceeds the model's
+                // training context; its CUDA build (-ngl 99) then says nothing between `loading model` and `llama threadpool
+                // init` (common/common.cpp, once the context, its KV cache included, is made), so that line ends the load
+                start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model|\bllama threadpool init\b/
+            },
+            { phase: 'warming up', start: /warming up the model with an empty run/ },
+            // older `initializing slots, n_slots = 4`;
+            // v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = \u2026`
+            { phase: 'starting server', start: /initializing(?: slots)?, n_slots/ }
+        ],
+        fatal: [
+            cause(/cudaMalloc failed: out of memory/),
+            cause(/failed to open GGUF file/),
+            cause(/couldn't bind HTTP server socket/),
+            cause(/error loading model/),
+            failure(/failed to load model/),
+            failure(/exiting due to (?:model loading|HTTP server) error/)
+        ]
+    },
+    ownedBy: 'llamacpp',
+    modelLists: ['openai'],
+    // none of its own: llama.cpp answers 503 on every route, its model list included, while it loads
+    readiness: [],
+    // outside its router mode (endpoint-wait.ts tells the router by its list, see `listsAsRouter`)
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'llamacpp',
+    // router mode lists every model file with `status.value` "unloaded" and loads one, by its listed id, on request
+    load: { when: 'unloaded', path: '/models/load', body: (id) => ({ model: id }) },
+    sources: [
+        'ggml-org/llama.cpp:tools/server/server-models.cpp (router mode: status unloaded \u2192 loading \u2192 loaded, /models/load)',
+        'ggml-org/llama.cpp:common/common.cpp (llama threadpool init)',
+        '__tests__/fixtures/logs/llamacpp-b6428.log (aa6192d3), llamacpp-v0.5.0-node-llama-cpp-3.22.1*.log (de3ff81)'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/localai.ts
+/** LocalAI: its readiness route during the startup preload; it serves OpenAI's routes. */
+
+const localai = {
+    name: 'localai',
+    label: 'LocalAI',
+    log: UNKNOWN_LOG,
+    modelLists: ['openai'],
+    // /readyz \u2192 503 {"status":"starting"} until the startup preload ends, then 200; /v1/models lists configured
+    // models, loaded or not. Before PR #10989 (2026-07) /readyz was 200 always, which costs nothing.
+    readiness: [
+        readinessRoute({
+            path: '/readyz',
+            because: 'LocalAI lists its configured models while its startup preload still runs; /readyz says 503 until then'
+        })
+    ],
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: ['mudler/LocalAI:core/http/routes/health.go (PR #10989: /readyz)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/nim.ts
+/** NVIDIA NIM for LLMs (closed source): its readiness route, from its docs; it serves OpenAI's routes. */
+
+const nim = {
+    name: 'nim',
+    label: 'NVIDIA NIM',
+    log: UNKNOWN_LOG,
+    modelLists: ['openai'],
+    // /v1/health/live is nginx's and 200 at once; /v1/health/ready answers 503 during the model's download and
+    // initialisation, 200 once the backend's health passes.
+    readiness: [
+        readinessRoute({
+            path: '/v1/health/ready',
+            because: 'NIM answers (nginx) before its model is downloaded and initialised; /v1/health/ready says 503 until then'
+        })
+    ],
+    // its LoRA adapters are loaded while it runs
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: ['NVIDIA NIM for LLMs docs, "Health checks" (/v1/health/live, /v1/health/ready)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/ollama.ts
+/** Ollama: its own log lines (models load lazily, on the first request for them) and its load on demand. */
+
+const ollama = {
+    name: 'ollama',
+    label: 'Ollama',
+    log: {
+        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
+        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
+        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
+        phases: [
+            { phase: 'starting server', start: /msg="server config"|msg="total blobs/, end: /msg="Listening on / },
+            {
+                phase: 'discovering GPUs',
+                start: /discovering available GPUs|looking for compatible GPUs/,
+                end: /msg="inference compute"/
+            },
+            {
+                phase: 'loading model',
+                start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
+                took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
+            }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/reported out-of-memory during startup/),
+            cause(/model requires more system memory than is currently available/),
+            cause(/msg="model is too large for system memory"/),
+            cause(/bind: address already in use/),
+            failure(/(?:llama runner|llama-server) process has terminated|llama-server process no longer running/),
+            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
+        ]
+    },
+    modelLists: ['ollama', 'openai'],
+    // none of its own: Ollama lists a model only once it is pulled
+    readiness: [],
+    servesOneModel: false,
+    generation: ['ollama', 'openai'],
+    stream: 'ollama',
+    // `/api/ps` lists the models in memory: one not among them is loaded by a generate request with no prompt; -1
+    // keeps it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
+    load: { when: 'absent', listPath: 'api/ps', path: '/api/generate', body: (model) => ({ model, keep_alive: -1 }) },
+    sources: [
+        'ollama/ollama@v0.33.0-rc2 (fb307609):server/sched.go, llm/llama_server.go (model too large for system memory)',
+        '__tests__/fixtures/logs/ollama-v0.25.0.log, ollama-v0.33.0-rc2.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/sglang.ts
+/** SGLang: what it prints while it starts (0.5.x), and its /health, a generation that must be paced. */
+
+const sglang = {
+    name: 'sglang',
+    label: 'SGLang',
+    log: {
+        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
+        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
+        ready: /The server is fired up and ready to roll/,
+        phases: [
+            { phase: 'initializing', start: /server_args=/ },
+            {
+                phase: 'initializing distributed',
+                start: /Init torch distributed begin/,
+                end: /Init torch distributed ends/,
+                took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
+            },
+            {
+                phase: 'loading weights',
+                start: /Load weight begin/,
+                progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+                unit: 'shards',
+                end: /Load weight end/,
+                took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
+            },
+            { phase: 'allocating KV cache', start: /Using KV cache dtype|KV Cache is allocated/, end: /Memory pool end/ },
+            {
+                phase: 'capturing CUDA graphs',
+                // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft \u2026`
+                start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
+                progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
+                unit: 'batch sizes',
+                end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
+                took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
+            },
+            { phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
+            { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Capture cuda graph failed/),
+            cause(/but there are other ranks that didn't finish loading/),
+            failure(/Scheduler hit an exception/),
+            failure(/Received sigquit from a child process|SIGQUIT received/),
+            // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
+            failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
+            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
+        ]
+    },
+    ownedBy: 'sglang',
+    modelLists: ['openai'],
+    // /health answers 503 while ServerStatus is Starting (the warm-up) since PR #8444; older SGLang says 200 at once.
+    // Past Starting it runs a one-token generation (about a second of engine time): never two at once, at most once a
+    // second. Without an answer in SGLANG_HEALTH_CHECK_TIMEOUT it says 503, then 200 again (so no deadAfterReady);
+    // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false makes it a plain 200.
+    readiness: [
+        readinessRoute({
+            path: '/health',
+            minGapMs: 1_000,
+            oneAtATime: true,
+            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+        })
+    ],
+    // No dead-engine answer: a scheduler or detokenizer that dies sends SIGQUIT to the server, which kills its
+    // process tree ("Received sigquit from a child process"): the port closes, and `start` sees the exit.
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'sgl-project/sglang@0025436e:python/sglang/srt/entrypoints/http_server.py (/health; 503 while Starting since PR #8444)',
+        'sgl-project/sglang:python/sglang/srt/environ.py (SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION)',
+        'sgl-project/sglang:python/sglang/srt/entrypoints/engine.py (SIGQUIT from a dying child)',
+        '__tests__/fixtures/logs/sglang-v0.5.8.post1.log, sglang-v0.5.8.post1-nccl-fail.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/tgi.ts
+/** TGI (text-generation-inference): its launcher's and router's lines (3.x; 2.x wordings where they differ). */
+
+const tgi = {
+    name: 'tgi',
+    label: 'TGI',
+    log: {
+        signature: /text_generation_(?:launcher|router)/,
+        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
+        ready: /text_generation_router::server.*\bConnected\s*$/,
+        phases: [
+            {
+                phase: 'downloading',
+                start: /Starting (?:check and )?download process/,
+                progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
+                unit: 'files',
+                end: /Successfully downloaded weights/
+            },
+            {
+                phase: 'loading weights',
+                start: /Starting shard/,
+                end: /Shard ready in /,
+                took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
+            },
+            { phase: 'starting server', start: /Starting Webserver/ },
+            { phase: 'warming up', start: /Warming up model/ }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Not enough memory to handle \d+ prefill tokens/),
+            // backends/v3/src/lib.rs V3Error::NotEnoughMemory
+            cause(/Not enough memory to handle `max_total_tokens=\d+`/),
+            cause(/Download encountered an error/),
+            cause(/Error when initializing model/),
+            cause(/text-generation-(?:server|router) not found in PATH/),
+            // launcher/src/main.rs LauncherError: printed as `Error: <variant>` when the launcher exits
+            cause(/not enough cuda devices: |Error: NotEnoughCUDADevices/),
+            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: (?:Shard(?:CannotStart|Failed|Disconnected)|WarmupError|DownloadError|Webserver(?:Failed|CannotStart))/),
+            failure(/Webserver Crashed|Failed to start webserver: /),
+            failure(/Unable to (?:warmup|connect to) the Python model shards/)
+        ]
+    },
+    modelLists: ['tgi-info', 'openai'],
+    // none of its own: TGI opens its port only once ready
+    readiness: [],
+    servesOneModel: true,
+    generation: ['tgi', 'openai'],
+    stream: 'tgi',
+    sources: [
+        'huggingface/text-generation-inference@v3.3.7:backends/v3/src/lib.rs (V3Error::NotEnoughMemory)',
+        'huggingface/text-generation-inference@v3.3.7:launcher/src/main.rs (LauncherError)',
+        '__tests__/fixtures/logs/tgi-v3.3.7.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/triton.ts
+/** Triton Inference Server: its log lines (JSON-quoted since r24.05), per-model readiness and failed loads. */
+
+const triton = {
+    name: 'triton',
+    label: 'Triton',
+    log: {
+        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
+        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
+        ready: /Started HTTPService at/,
+        phases: [
+            { phase: 'initializing', start: /memory pool is created/ },
+            { phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
+            { phase: 'starting server', start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/ }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/failed to load '[^']*'/),
+            cause(/already in use/),
+            failure(/error: creating server/),
+            // LOG_TRITONSERVER_ERROR(err, "failed to start HTTP service") and the others
+            failure(/failed to start (?:GRPC|HTTP|Sagemaker|Vertex AI) service/)
+        ]
+    },
+    // its OpenAI front end's /v1/models says so
+    ownedBy: 'Triton Inference Server',
+    modelLists: ['model-status', 'openai'],
+    // GET /v2/models/{m}/ready \u2192 200 once a version is READY, 400 "Model version not ready" or 404 "... has no
+    // available versions" while loading; /v2/health/ready \u2192 200, or 400 while any model is not.
+    readiness: [
+        readinessRoute({
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            because: 'Triton loads models at run time in explicit mode, and answers before they are ready'
+        })
+    ],
+    // `POST /v2/repository/index` \u2192 [{"name","version","state":"READY"|"UNAVAILABLE"|"LOADING"\u2026,"reason"}];
+    // UNAVAILABLE with a reason is a failed load (with --exit-on-error=false, or a load asked at run time). Asked
+    // while the answer is not ready, at most once a second.
+    loadFailure: {
+        path: '/v2/repository/index',
+        method: 'POST',
+        minGapMs: 1_000,
+        because: "Triton's repository index names a model that failed to load as UNAVAILABLE, with the reason"
+    },
+    servesOneModel: false,
+    generation: [],
+    sources: [
+        'triton-inference-server/server@e1db8a60:src/main.cc (failed to start \u2026 service)',
+        'triton-inference-server/server:src/http_server.cc (model and health ready routes, HandleRepositoryIndex)',
+        'triton-inference-server/core@73aad7c3:src/model_repository_manager/ (repository index states)',
+        '__tests__/fixtures/logs/triton-v2.71.0.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/vllm.ts
+/** vLLM: what it prints while it starts (V1 engine, 0.11\u20130.16 wordings), its sleep mode and its dead engine core. */
+
+const vllm = {
+    name: 'vllm',
+    label: 'vLLM',
+    log: {
+        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
+        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
+        ready: /Application startup complete/,
+        phases: [
+            { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
+            {
+                phase: 'initializing distributed',
+                start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
+            },
+            {
+                phase: 'loading weights',
+                // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
+                start: /Starting to load model|Loading model from scratch/,
+                progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+                unit: 'shards',
+                end: /Model loading took /,
+                took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
+            },
+            {
+                phase: 'compiling',
+                start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
+                end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
+                took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
+            },
+            { phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
+            {
+                phase: 'capturing CUDA graphs',
+                // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
+                progress: tqdm(String.raw `Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
+                unit: 'graphs',
+                end: /Graph capturing finished in /,
+                took: /Graph capturing finished in (?<took>[\d.]+) secs/
+            },
+            {
+                phase: 'starting server',
+                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
+            }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/No available memory for the cache blocks/),
+            cause(/KV cache is needed, which is larger than the available KV cache memory/),
+            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
+            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
+            failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
+            failure(/Engine core initialization failed/)
+        ]
+    },
+    ownedBy: 'vllm',
+    modelLists: ['openai'],
+    readiness: [
+        // `/is_sleeping` \u2192 {"is_sleeping": bool} only with VLLM_SERVER_DEV_MODE=1 (404 without: such a vLLM cannot
+        // sleep); `POST /wake_up` without `tags` wakes all of it. Unchanged from v0.14.0 to v0.15.0.
+        readinessRoute({
+            path: '/is_sleeping',
+            ready: { statuses: [200, 404], notReadyWhen: { field: 'is_sleeping', value: true } },
+            wake: '/wake_up',
+            because: 'a sleeping vLLM (sleep mode) lists its model and its /health says 200'
+        }),
+        // EngineDeadError once the engine core died: 503 since PR #24897, 500 in earlier V1 builds; a flag check, cheap.
+        // A 404 (a proxy that passes only /v1, a vLLM-like server) says nothing: the model list alone decides.
+        readinessRoute({
+            path: '/health',
+            ready: { statuses: [200, 404] },
+            deadAfterReady: [500, 503],
+            because: "vLLM's /health turns 503 when its engine core dies, while /v1/models keeps listing the model"
+        })
+    ],
+    // EngineDeadError, "EngineCore encountered an issue. See stack trace (above) for the root cause.", in a 500 from
+    // every generation route
+    deadAnswer: /EngineCore encountered an issue|EngineDeadError/,
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'vllm-project/vllm:vllm/entrypoints/openai/api_server.py (the sleep routes, before serve/sleep/)',
+        'vllm-project/vllm@v0.14.0:vllm/entrypoints/serve/sleep/api_router.py (/is_sleeping, /wake_up, dev mode only)',
+        'vllm-project/vllm@v0.15.0:vllm/entrypoints/serve/__init__.py (the sleep router attached)',
+        'vllm-project/vllm@v0.15.0,v0.17.1:vllm/entrypoints/serve/instrumentator/health.py (/health; 503 since PR #24897)',
+        'vllm-project/vllm@v0.9.0:vllm/v1/engine/exceptions.py (the dead engine words)',
+        'vllm-project/vllm@4e179065:vllm/v1/worker/gpu/model_runner.py (model runner v2 load line)',
+        '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/index.ts
+
+
+
+
+
+
+
+
+
+/** In the order the `engine` input lists them. */
+const RECORDS = [vllm, sglang, tgi, ollama, llamacpp, triton, nim, localai, kserve];
+const ENGINE_RECORDS = RECORDS;
+const ENGINE_NAMES = RECORDS.map((r) => r.name);
+const ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r]));
+/** Ollama before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own. */
+const LOG_DETECTION_ORDER = ['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton'];
+const engineInputName = (engine) => ENGINES[engine].inputName ?? engine;
+
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
+
 
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -17010,7 +17459,6 @@ const MAX_DURATION_MS = 7 * 24 * 3_600_000;
 const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
 /** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
 const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
-/** Parses `250ms`, `15s`, `2m`, `1h`, `1m30s` or a plain number of seconds into milliseconds. */
 function parseDuration(text) {
     const s = text.trim();
     let ms;
@@ -17028,9 +17476,6 @@ function parseDuration(text) {
     if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
         throw new ProblemError({ value: text_printable(text), problem: 'is longer than the 168h this accepts' });
     return Math.round(ms);
-}
-function statusAccepted(set, status) {
-    return set.some(([lo, hi]) => status >= lo && status <= hi);
 }
 const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
 /** Parses one `Name: value` per line; blank lines are skipped. */
@@ -17099,6 +17544,102 @@ function parsePercent(text) {
         throw new ProblemError({ value: text_printable(text), form: PERCENT_FORM });
     return Number(m[1]);
 }
+/** `text` as one of `words`, case-insensitively. */
+function oneOf(text, words) {
+    const word = text.trim().toLowerCase();
+    if (!words.includes(word))
+        throw new ProblemError({ value: text_printable(text), form: `one of ${words.join(', ')}` });
+    return word;
+}
+const ENGINE_FORM = `auto or one of ${ENGINE_NAMES.map(engineInputName).join(', ')}`;
+function parseEngine(text) {
+    const name = text === 'llama.cpp' ? 'llamacpp' : text;
+    if (!ENGINE_NAMES.includes(name))
+        throw new ProblemError({ value: text_printable(text), form: ENGINE_FORM });
+    return name;
+}
+const CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
+/** A container's name or id, as the engine accepts them: nothing that could be more of a request's path. */
+function parseContainer(text) {
+    if (text === '')
+        return undefined;
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
+        throw new ProblemError({ value: text_printable(text), form: CONTAINER_FORM });
+    return text;
+}
+const PID_FORM = 'a process id (12345) or the path of a file holding one';
+function parsePid(text) {
+    if (text === '')
+        return undefined;
+    if (!/^\d+$/.test(text))
+        return { file: text };
+    const pid = Number(text);
+    // Linux caps pid_max at 2^22.
+    if (pid < 1 || pid > 4_194_304)
+        throw new ProblemError({ value: text_printable(text), form: PID_FORM });
+    return { pid };
+}
+const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
+function parseEnvNames(text) {
+    const names = text
+        .split(/[,\n]/)
+        .map((n) => n.trim())
+        .filter((n) => n !== '');
+    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
+    if (bad !== undefined)
+        throw new ProblemError({ value: text_printable(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
+    return names;
+}
+const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
+/** A fleet larger than this is more likely a mistake than a deployment. */
+const MAX_URLS = 1000;
+/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
+function parseUrls(text) {
+    const lines = text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    if (lines.length > MAX_URLS)
+        throw new ProblemError({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
+    if (lines.length <= 1)
+        return [parseUrl(lines[0] ?? '')];
+    return lines.map((line, i) => {
+        try {
+            return parseUrl(line);
+        }
+        catch (e) {
+            if (!(e instanceof ProblemError))
+                throw e;
+            throw new ProblemError({ ...e.problem, line: i + 1 }, { cause: e });
+        }
+    });
+}
+function parseUrl(text) {
+    const s = text.trim();
+    if (s === '')
+        throw new ProblemError({ problem: 'is required', form: URL_FORM });
+    // Messages show the text without any user:password@ part, even when it is not a valid URL.
+    const shown = text_printable(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
+    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
+    if (hasControlChars(s) || s.includes('\t'))
+        throw new ProblemError({ value: shown, problem: 'contains a control character', form: URL_FORM });
+    let url;
+    try {
+        url = new URL(s);
+    }
+    catch {
+        throw new ProblemError({ value: shown, form: URL_FORM });
+    }
+    // Checked first so that a password never reaches a message.
+    if (url.username || url.password) {
+        throw new ProblemError({
+            problem: 'must not carry credentials (user:password@); pass them with "api-key" or "headers"'
+        });
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new ProblemError({ value: shown, form: URL_FORM });
+    return url;
+}
 
 ;// CONCATENATED MODULE: ./src/inputs/secrets.ts
 /**
@@ -17124,13 +17665,15 @@ const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credentia
  * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
  * scanned in linear time.
  */
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*-----/;
+const TOKENS = /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/;
+const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/;
 const CREDENTIAL_SHAPES = [
     /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
     /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
-    /-----BEGIN [A-Z0-9 ]*-----/,
-    /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,})/,
-    /\b(?:sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/,
-    /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
+    PEM_BEGIN,
+    TOKENS,
+    JWT
 ];
 /** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
 const holdsCredential = (value) => CREDENTIAL_SHAPES.some((shape) => shape.test(value));
@@ -17187,26 +17730,11 @@ function credentialParts(name, value) {
 }
 /**
  * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
- * line): the CLI has no runner to mask for it, and the action masks before the runner does.
+ * line), then each credential shape where it stands (a URL keeps its scheme and host, a password field its name; of
+ * a PEM block only its BEGIN line is recognisable, and `env-report` masks such a value whole). The CLI has no runner
+ * to mask for it, and the action masks before the runner does.
  */
 function redact(text, secrets) {
-    return redactShapes(redactKnown(text, secrets));
-}
-/**
- * Text as it may be shown: each credential shape of CREDENTIAL_SHAPES masked where it stands (a URL keeps its
- * scheme and host, a password field its name). A PEM block's body lines are not recognisable one by one; its
- * BEGIN line is masked, and `env-report` masks such a value whole.
- */
-function redactShapes(text) {
-    return text
-        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
-        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
-        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
-        .replace(/-----BEGIN [A-Z0-9 ]*-----/g, MASK)
-        .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/g, MASK)
-        .replace(/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, MASK);
-}
-function redactKnown(text, secrets) {
     const forms = new Set();
     for (const s of secrets) {
         const once = JSON.stringify(s).slice(1, -1);
@@ -17216,7 +17744,13 @@ function redactKnown(text, secrets) {
     return [...forms]
         .filter((s) => s !== '')
         .sort((a, b) => b.length - a.length)
-        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text);
+        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text)
+        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
+        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
+        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
+        .replace(new RegExp(PEM_BEGIN, 'g'), MASK)
+        .replace(new RegExp(TOKENS, 'g'), MASK)
+        .replace(new RegExp(JWT, 'g'), MASK);
 }
 
 ;// CONCATENATED MODULE: ./src/http/probe.ts
@@ -17237,7 +17771,6 @@ function createProber({ url, headers, ...options }) {
         close: () => client.close()
     };
 }
-/** One exchange at a time with a hard time limit and a capped body: shared by the probe and the generation check. */
 function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,memory/* createBodyCollector */.M)(), env = process.env } = {}) {
     // node:tls is loaded only here: a plain http:// wait never needs it, nor its memory.
     const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
@@ -17395,11 +17928,7 @@ function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,me
         }
     };
 }
-/**
- * A connection that fails before any request ran is retried at once by undici when the error is a socket's
- * (`UND_ERR_SOCKET`): a proxy that closes the connection after CONNECT would make that a busy loop. Such an
- * error is passed on as the proxy's, which ends the request instead.
- */
+/** undici retries a connection that fails with `UND_ERR_SOCKET` at once: a proxy closing after CONNECT would loop. */
 function withFinalConnectErrors(options) {
     const { connect } = options;
     if (typeof connect !== 'function')
@@ -17412,7 +17941,6 @@ function withFinalConnectErrors(options) {
     };
 }
 const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialName(name)));
-/** What an answer whose headers overflowed counts as for the garbage collector (a body at the 1 MiB cap). */
 const OVERFLOWED_HEADERS_BYTES = 1024 * 1024;
 /** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
 class ProbeStopped extends Error {
@@ -17444,12 +17972,8 @@ async function readCapped(body) {
     return { text: decode(chunks), truncated: false };
 }
 const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
-/**
- * No model list or completion nests deeper than this; a body that does is not parsed, since JSON.parse of a
- * 1 MiB `[[[\u2026]]]` builds half a million arrays.
- */
+/** No model list nests deeper; JSON.parse of a 1 MiB `[[[\u2026]]]` builds half a million arrays. */
 const MAX_JSON_DEPTH = 64;
-/** The body as JSON when it is an object or an array no deeper than MAX_JSON_DEPTH; undefined otherwise. */
 function parseJson(text) {
     const first = /\S/.exec(text.slice(0, 4096))?.[0];
     if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
@@ -17461,7 +17985,6 @@ function parseJson(text) {
         return undefined;
     }
 }
-/** One pass over the text, strings skipped: whether brackets open deeper than `max`. */
 function nestsDeeperThan(text, max) {
     let depth = 0;
     let inString = false;
@@ -17494,7 +18017,6 @@ const CONNECT_CODES = new Set([
     'ETIMEDOUT',
     'UND_ERR_CONNECT_TIMEOUT'
 ]);
-/** Reduces whatever undici or the socket threw to a stable code and its message; `proxy`: the one it went through. */
 function describeError(e, proxy) {
     let err = e;
     // undici wraps socket and TLS errors; the innermost coded error is the informative one.
@@ -17791,10 +18313,7 @@ const PROXY_WORDS = {
     UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
     CLOSED: 'closed the connection before the tunnel was open'
 };
-/**
- * The words of an error code, or of a proxy's (`viaProxy`: a `PROXY_<code>`, said after "the proxy \u2026");
- * undefined for a code without words of its own.
- */
+/** A `PROXY_<code>` (`viaProxy`) is said after "the proxy \u2026". */
 function codeWords(code, viaProxy) {
     // a code the tables do not name (facts/answer.ts lists those they do) has no words of its own
     const errors = ERROR_WORDS;
@@ -17804,7 +18323,6 @@ function codeWords(code, viaProxy) {
     const own = code.slice('PROXY_'.length);
     return proxies[own] ?? (errors[own] === undefined ? undefined : `failed: ${errors[own]}`);
 }
-/** The first `max` ids, then how many more of `total`. */
 function someOf(ids, max, total = ids.length) {
     const named = ids.slice(0, max).map((id) => clip(id, NAMED_ID_CHARS));
     return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
@@ -17952,10 +18470,7 @@ const quoted = (ids) => ids
     .slice(0, 10)
     .map((id) => `"${clip(id, 200)}"`)
     .join(', ');
-/**
- * The words of a `load-failed`, `wrong-model` or `engine-dead` answer, which end a wait at once because waiting
- * cannot change them; undefined for any other answer.
- */
+/** The answers that end a wait at once, since waiting cannot change them. */
 function cannotChangeWords(answer, listed) {
     if (answer.loadFailed !== undefined) {
         const { request, model, reason } = answer.loadFailed;
@@ -17989,10 +18504,7 @@ function cannotChangeWords(answer, listed) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/progress.ts
-/**
- * The progress lines: what readiness means for these settings, the line the wait begins with, each change of answer,
- * the gate's own lines, the last line, and the one line `wait-for-model check` prints.
- */
+/** The progress lines: the first, each change of answer, the gate's own, the last, and `check`'s one line. */
 
 
 /** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
@@ -18080,12 +18592,7 @@ const gateLines = {
     requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
     noLog: (path) => `The server log ${path} does not exist.`,
     /** Why the other endpoints of a fleet stop waiting. */
-    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`,
-    /** Why a fleet with `fleet-min-ready` stops waiting for the endpoints not yet ready. */
-    fleetEnough: (ready, size, minReady) => `not waited for any longer: ${ready} of ${size} endpoints are ready (fleet-min-ready: ${minReady})`,
-    /** Why the others stop when failures leave too few endpoints to be ready (`fleet-min-ready`). */
-    fleetShort: (url, reason, failed, size, minReady) => `${url.href} can no longer become ready (${reason}): ${failed} of ${size} endpoints have failed, ` +
-        `so fewer than fleet-min-ready (${minReady}) can be ready`
+    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
 };
 /** Why an endpoint of a fleet of servers started nothing: another endpoint's pre-flight refused its server. */
 const fleetRefusedText = (by, reason) => `nothing was started: the server of ${by.href} was refused (${reason}), and a fleet starts whole or not at all`;
@@ -18121,10 +18628,7 @@ function describeExpectation({ expect, url }, subject = url.href) {
     return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 const oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, ' ');
-/**
- * The one line `wait-for-model check` prints, whatever the server said, so that a health check's log (Docker's
- * `docker inspect`, a Kubernetes probe's event) stays readable.
- */
+/** One line whatever the server said, so that a health check's log (`docker inspect`) stays readable. */
 function checkLine(outcome) {
     const took = formatDuration(outcome.elapsedMs);
     const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : '';
@@ -18157,11 +18661,8 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 var external_node_net_ = __nccwpck_require__(7030);
 ;// CONCATENATED MODULE: ./src/http/port-watch.ts
 /**
- * Sees a closed port open, cheaply, so that the HTTP probe goes out the moment a server starts listening
- * instead of up to an `interval` later. Watching a closed port costs the server nothing: a bare TCP connect
- * is refused by the kernel before any server code runs. One poller, made by the gate, serves every URL of a
- * fleet; it spaces its rounds by what the last round cost (a fixed share of one core at most) and by how long the
- * most recently closed port has been closed (`roundGapMs`).
+ * Sees a closed port open, so the probe goes out the moment a server listens rather than an `interval` later; a
+ * refused connect costs the server nothing. One poller serves every URL, its rounds spaced by `roundGapMs`.
  */
 
 
@@ -18171,26 +18672,16 @@ const MIN_ROUND_MS = 100;
 const MAX_ROUND_MS = 400;
 /** The share of one core the poller may spend: for a fleet read through /proc, this sets the pace. */
 const CPU_BUDGET = 0.015;
-/**
- * Rounds space out with the time a port has been closed (a hundredth of it, between the bounds): the lag stays a
- * small share of the wait, and a long wait makes a quarter of the connects, which are most of its CPU.
- */
+/** Rounds space out with the time a port has been closed: the lag stays a small share of the wait. */
 const CLOSED_SHARE = 0.01;
-/**
- * The gap before the next round: long enough for the last round to keep within `budget` of one core, and a share
- * of the time the most recently closed port has been closed (`closedForMs`, undefined with no port watched).
- */
+/** Long enough for the last round to keep within `budget` of one core, and a share of the newest closed time. */
 function roundGapMs(costMs, budget, closedForMs) {
     const growth = closedForMs === undefined ? 0 : closedForMs * CLOSED_SHARE;
     return Math.min(MAX_ROUND_MS, Math.max(MIN_ROUND_MS, costMs / budget, growth));
 }
-/**
- * With this many loopback ports, one read of /proc/net/tcp{,6} replaces one connect per port. Not for fewer:
- * the kernel walks its whole socket hash table for that read, which costs several refused connects.
- */
+/** From this many loopback ports, one read of /proc/net/tcp{,6} (a walk of the kernel's hash table) beats connects. */
 const PROC_MIN_PORTS = 24;
 const PROC_TABLES = ['/proc/net/tcp', '/proc/net/tcp6'];
-/** Ports in LISTEN state on a loopback or wildcard address, from the text of /proc/net/tcp or tcp6. */
 function listeningLoopbackPorts(table) {
     const ports = new Set();
     for (const line of table.split('\n')) {
@@ -18209,7 +18700,6 @@ function isLoopbackOrAny(hex) {
         /^0000000000000000FFFF0000[0-9A-F]{6}7F$/.test(hex) // ::ffff:127.x.x.x
     );
 }
-/** One bare TCP connect: true when accepted, false when refused or not answered within `ms`. */
 function tcpConnects(host, port, ms) {
     return new Promise((resolve) => {
         const socket = (0,external_node_net_.connect)({ host, port, timeout: ms });
@@ -18222,11 +18712,7 @@ function tcpConnects(host, port, ms) {
         socket.once('timeout', done(false));
     });
 }
-/**
- * `localhost` is loopback on both families whatever /etc/hosts says (as the probe treats it): 127.0.0.1 is
- * tried every round, ::1, where fewer servers listen alone, every fourth, which keeps a round to one connect.
- * Other names are looked up as the probe looks them up (a resolver that never answers cannot hold the process).
- */
+/** `localhost`: 127.0.0.1 every round, ::1 (where fewer servers listen alone) every fourth. */
 function connectTargets(host, lookup) {
     return new Promise((resolve) => lookup(host, { all: true }, (err, found) => {
         if (err !== null || typeof found === 'string')
@@ -18248,7 +18734,6 @@ class PortPoller {
         this.budget = budget;
         this.clock = clock;
     }
-    /** The watch of one URL's port, for the wait loop. */
     watchFor(url) {
         let closedSince;
         return {
@@ -18339,11 +18824,8 @@ const SHORT_READ_BYTES = 2048;
 /** A line of a state other than LISTEN (0A). */
 const NOT_LISTENING = /^\s*\d+:\s+[0-9A-F]+:[0-9A-F]+\s+[0-9A-F]+:[0-9A-F]+\s+(?!0A)[0-9A-F]{2}\s/im;
 /**
- * The head of a /proc/net/tcp or tcp6 table, up to its last listening socket: '' when it cannot be read.
- * The kernel prints the listening sockets first and, for every read that reaches past them, walks its whole
- * established-connection hash (even with no connection in it); read to the end, a table
- * costs that walk twice, the second time only to learn that there is nothing more. So reading stops at the first
- * line of another state, or at a read shorter than a page.
+ * A /proc/net/tcp{,6} table up to its last listening socket ('' when unreadable): the kernel lists those first,
+ * and every read past them walks its whole connection hash, so reading stops at another state or a short read.
  */
 function readListening(file) {
     return new Promise((resolve) => (0,external_node_fs_namespaceObject.open)(file, 'r', (err, fd) => {
@@ -18365,537 +18847,7 @@ function readListening(file) {
     }));
 }
 
-;// CONCATENATED MODULE: ./src/engines/engine-record.ts
-/**
- * What we know of one engine, as one record (the shape every file beside this one fills in), and the pieces that
- * several engines' records share: PyTorch's fatal lines, tqdm's progress bars, the pattern no line matches.
- */
-/** A pattern no line matches: an engine whose log lines are not known (no recorded start-up of it was read). */
-const engine_record_NO_LINE = /(?!)/;
-const cause = (pattern) => ({ pattern, cause: true });
-const failure = (pattern) => ({ pattern, cause: false });
-/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
-const TORCH_FATAL = [
-    cause(/CUDA out of memory/),
-    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
-    cause(/NCCL error(?:: | in: )(?!\{)/),
-    cause(/DistBackendError/)
-];
-// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
-// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
-const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
-const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
-/** A readiness route: by default asked with GET as often as the wait probes, and ready at 200. */
-const readinessRoute = (check) => ({
-    method: 'GET',
-    ready: { statuses: [200] },
-    minGapMs: 0,
-    oneAtATime: false,
-    ...check
-});
-/**
- * The log of an engine no recorded start-up of which has been read: it names nothing and says nothing of readiness
- * (its readiness routes do). Such engines run PyTorch underneath (NIM runs vLLM or SGLang): its fatal lines are theirs.
- */
-const UNKNOWN_LOG = { signature: engine_record_NO_LINE, ready: engine_record_NO_LINE, phases: [], fatal: TORCH_FATAL };
-
-;// CONCATENATED MODULE: ./src/engines/kserve.ts
-/** KServe: the Open Inference Protocol's per-model readiness; its protocols (v1 predict, v2 infer) generate no text. */
-
-const kserve = {
-    name: 'kserve',
-    label: 'KServe',
-    log: UNKNOWN_LOG,
-    modelLists: ['kserve-v1-list', 'model-status'],
-    // /v2/models/{name}/ready \u2192 {"name":..,"ready":true}, or 503 while not ready; /v2/health/ready is unconditional
-    // in the Python server (asked only when no model is named).
-    readiness: [
-        readinessRoute({
-            path: '/v2/models/{model}/ready',
-            withoutModel: '/v2/health/ready',
-            ready: { statuses: [200], notReadyWhen: { field: 'ready', value: false } },
-            because: "KServe's Open Inference Protocol says a model is ready in /v2/models/{name}/ready"
-        })
-    ],
-    servesOneModel: false,
-    generation: [],
-    sources: ['kserve/kserve:kserve/protocol/rest/v2_endpoints.py (/v2/models/{name}/ready, /v2/health/ready)']
-};
-
-;// CONCATENATED MODULE: ./src/engines/llamacpp.ts
-/** llama.cpp's llama-server: its log lines (b6428 and v0.5.0), its router mode's load on demand, its own stream. */
-
-const llamacpp = {
-    name: 'llamacpp',
-    label: 'llama.cpp',
-    inputName: 'llama.cpp',
-    log: {
-        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+(?:load_model|llama_server): |\bmain: loading model|llama_context: /,
-        // minutes.seconds.milliseconds.microseconds since the start: the default since v0.5.0 (node-llama-cpp 3.22),
-        // before it only with --log-timestamps. Anchored: in router mode a child's lines come through as
-        // `[ 8081] 0.00.056.085 I \u2026`, stamped from the child's own start, which says nothing on the router's scale.
-        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.(?<us>\d{3}) [IWEDT] /,
-        // v0.5.0: `srv  llama_server: model loaded` (printed once it serves: the server sets itself ready just before),
-        // then `listening on http://\u2026`, which in router mode comes before any model is loaded, so it is no ready line.
-        // Older: `main: model loaded`, `main: server is listening on \u2026` and `starting the main loop`.
-        ready: /server is listening on|starting the main loop|\b(?:llama_server|main): model loaded\b/,
-        phases: [
-            { phase: 'initializing', start: /\bbuild: \d+ \(|system info: |\bllama_server: initializing/ },
-            {
-                phase: 'loading weights',
-                start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
-            },
-            {
-                phase: 'allocating KV cache',
-                // v0.5.0 prints no llama_context line at its default verbosity unless the context exceeds the model's
-                // training context; its CUDA build (-ngl 99) then says nothing between `loading model` and `llama threadpool
-                // init` (common/common.cpp, once the context, its KV cache included, is made), so that line ends the load
-                start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model|\bllama threadpool init\b/
-            },
-            { phase: 'warming up', start: /warming up the model with an empty run/ },
-            // older `initializing slots, n_slots = 4`;
-            // v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = \u2026`
-            { phase: 'starting server', start: /initializing(?: slots)?, n_slots/ }
-        ],
-        fatal: [
-            cause(/cudaMalloc failed: out of memory/),
-            cause(/failed to open GGUF file/),
-            cause(/couldn't bind HTTP server socket/),
-            cause(/error loading model/),
-            failure(/failed to load model/),
-            failure(/exiting due to (?:model loading|HTTP server) error/)
-        ]
-    },
-    ownedBy: 'llamacpp',
-    modelLists: ['openai'],
-    // none of its own: llama.cpp answers 503 on every route, its model list included, while it loads
-    readiness: [],
-    // outside its router mode (endpoint-wait.ts tells the router by its list, see `listsAsRouter`)
-    servesOneModel: true,
-    generation: ['openai'],
-    stream: 'llamacpp',
-    // router mode lists every model file with `status.value` "unloaded" and loads one, by its listed id, on request
-    load: { when: 'unloaded', path: '/models/load', body: (id) => ({ model: id }) },
-    sources: [
-        'ggml-org/llama.cpp:tools/server/server-models.cpp (router mode: status unloaded \u2192 loading \u2192 loaded, /models/load)',
-        'ggml-org/llama.cpp:common/common.cpp (llama threadpool init)',
-        '__tests__/fixtures/logs/llamacpp-b6428.log (aa6192d3), llamacpp-v0.5.0-node-llama-cpp-3.22.1*.log (de3ff81)'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/localai.ts
-/** LocalAI: its readiness route during the startup preload; it serves OpenAI's routes. */
-
-const localai = {
-    name: 'localai',
-    label: 'LocalAI',
-    log: UNKNOWN_LOG,
-    modelLists: ['openai'],
-    // /readyz \u2192 503 {"status":"starting"} until the startup preload ends, then 200; /v1/models lists configured
-    // models, loaded or not. Before PR #10989 (2026-07) /readyz was 200 always, which costs nothing.
-    readiness: [
-        readinessRoute({
-            path: '/readyz',
-            because: 'LocalAI lists its configured models while its startup preload still runs; /readyz says 503 until then'
-        })
-    ],
-    servesOneModel: false,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: ['mudler/LocalAI:core/http/routes/health.go (PR #10989: /readyz)']
-};
-
-;// CONCATENATED MODULE: ./src/engines/nim.ts
-/** NVIDIA NIM for LLMs (closed source): its readiness route, from its docs; it serves OpenAI's routes. */
-
-const nim = {
-    name: 'nim',
-    label: 'NVIDIA NIM',
-    log: UNKNOWN_LOG,
-    modelLists: ['openai'],
-    // /v1/health/live is nginx's and 200 at once; /v1/health/ready answers 503 during the model's download and
-    // initialisation, 200 once the backend's health passes.
-    readiness: [
-        readinessRoute({
-            path: '/v1/health/ready',
-            because: 'NIM answers (nginx) before its model is downloaded and initialised; /v1/health/ready says 503 until then'
-        })
-    ],
-    // its LoRA adapters are loaded while it runs
-    servesOneModel: false,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: ['NVIDIA NIM for LLMs docs, "Health checks" (/v1/health/live, /v1/health/ready)']
-};
-
-;// CONCATENATED MODULE: ./src/engines/ollama.ts
-/** Ollama: its own log lines (models load lazily, on the first request for them) and its load on demand. */
-
-const ollama = {
-    name: 'ollama',
-    label: 'Ollama',
-    log: {
-        // Detected before llama.cpp (index.ts): Ollama 0.30+ passes llama.cpp's own lines through after its own.
-        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
-        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
-        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
-        phases: [
-            { phase: 'starting server', start: /msg="server config"|msg="total blobs/, end: /msg="Listening on / },
-            {
-                phase: 'discovering GPUs',
-                start: /discovering available GPUs|looking for compatible GPUs/,
-                end: /msg="inference compute"/
-            },
-            {
-                phase: 'loading model',
-                start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
-                took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
-            }
-        ],
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/reported out-of-memory during startup/),
-            cause(/model requires more system memory than is currently available/),
-            cause(/msg="model is too large for system memory"/),
-            cause(/bind: address already in use/),
-            failure(/(?:llama runner|llama-server) process has terminated|llama-server process no longer running/),
-            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
-        ]
-    },
-    modelLists: ['ollama', 'openai'],
-    // none of its own: Ollama lists a model only once it is pulled
-    readiness: [],
-    servesOneModel: false,
-    generation: ['ollama', 'openai'],
-    stream: 'ollama',
-    // `/api/ps` lists the models in memory: one not among them is loaded by a generate request with no prompt; -1
-    // keeps it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
-    load: { when: 'absent', listPath: 'api/ps', path: '/api/generate', body: (model) => ({ model, keep_alive: -1 }) },
-    sources: [
-        'ollama/ollama@v0.33.0-rc2 (fb307609):server/sched.go, llm/llama_server.go (model too large for system memory)',
-        '__tests__/fixtures/logs/ollama-v0.25.0.log, ollama-v0.33.0-rc2.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/sglang.ts
-/** SGLang: what it prints while it starts (0.5.x), and its /health, a generation that must be paced. */
-
-const sglang = {
-    name: 'sglang',
-    label: 'SGLang',
-    log: {
-        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
-        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
-        ready: /The server is fired up and ready to roll/,
-        phases: [
-            { phase: 'initializing', start: /server_args=/ },
-            {
-                phase: 'initializing distributed',
-                start: /Init torch distributed begin/,
-                end: /Init torch distributed ends/,
-                took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
-            },
-            {
-                phase: 'loading weights',
-                start: /Load weight begin/,
-                progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-                unit: 'shards',
-                end: /Load weight end/,
-                took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
-            },
-            { phase: 'allocating KV cache', start: /Using KV cache dtype|KV Cache is allocated/, end: /Memory pool end/ },
-            {
-                phase: 'capturing CUDA graphs',
-                // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft \u2026`
-                start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
-                progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
-                unit: 'batch sizes',
-                end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
-                took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
-            },
-            { phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
-            { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ }
-        ],
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Capture cuda graph failed/),
-            cause(/but there are other ranks that didn't finish loading/),
-            failure(/Scheduler hit an exception/),
-            failure(/Received sigquit from a child process|SIGQUIT received/),
-            // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
-            failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
-            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
-        ]
-    },
-    ownedBy: 'sglang',
-    modelLists: ['openai'],
-    // /v1/models has no status check; /health answers 503 while ServerStatus is Starting (the warm-up request runs
-    // then) since PR #8444 (2025-07); older SGLang answers 200 there at once, which costs nothing. Past Starting,
-    // /health and /health_generate are one handler that runs a one-token generation and waits for it in 1 s sleeps:
-    // every call costs about a second of the engine's time, so never two at once and never more often than once a
-    // second. Re-read (docs/endpoints.md; not tied to a release): with no answer in SGLANG_HEALTH_CHECK_TIMEOUT
-    // (20 s) it says 503 and UnHealthy, 200 again at the next answer (so no deadAfterReady);
-    // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false (default true) makes /health a plain 200.
-    readiness: [
-        readinessRoute({
-            path: '/health',
-            minGapMs: 1_000,
-            oneAtATime: true,
-            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
-        })
-    ],
-    // No dead-engine answer: a scheduler or detokenizer that dies sends SIGQUIT to the server, which kills its
-    // process tree ("Received sigquit from a child process"): the port closes, and `start` sees the exit.
-    servesOneModel: true,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'sgl-project/sglang@0025436e:python/sglang/srt/entrypoints/http_server.py (/health; 503 while Starting since PR #8444)',
-        'sgl-project/sglang:python/sglang/srt/environ.py (SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION)',
-        'sgl-project/sglang:python/sglang/srt/entrypoints/engine.py (SIGQUIT from a dying child)',
-        '__tests__/fixtures/logs/sglang-v0.5.8.post1.log, sglang-v0.5.8.post1-nccl-fail.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/tgi.ts
-/** TGI (text-generation-inference): its launcher's and router's lines (3.x; 2.x wordings where they differ). */
-
-const tgi = {
-    name: 'tgi',
-    label: 'TGI',
-    log: {
-        signature: /text_generation_(?:launcher|router)/,
-        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
-        ready: /text_generation_router::server.*\bConnected\s*$/,
-        phases: [
-            {
-                phase: 'downloading',
-                start: /Starting (?:check and )?download process/,
-                progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
-                unit: 'files',
-                end: /Successfully downloaded weights/
-            },
-            {
-                phase: 'loading weights',
-                start: /Starting shard/,
-                end: /Shard ready in /,
-                took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
-            },
-            { phase: 'starting server', start: /Starting Webserver/ },
-            { phase: 'warming up', start: /Warming up model/ }
-        ],
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Not enough memory to handle \d+ prefill tokens/),
-            // backends/v3/src/lib.rs V3Error::NotEnoughMemory
-            cause(/Not enough memory to handle `max_total_tokens=\d+`/),
-            cause(/Download encountered an error/),
-            cause(/Error when initializing model/),
-            cause(/text-generation-(?:server|router) not found in PATH/),
-            // launcher/src/main.rs LauncherError: printed as `Error: <variant>` when the launcher exits
-            cause(/not enough cuda devices: |Error: NotEnoughCUDADevices/),
-            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: (?:Shard(?:CannotStart|Failed|Disconnected)|WarmupError|DownloadError|Webserver(?:Failed|CannotStart))/),
-            failure(/Webserver Crashed|Failed to start webserver: /),
-            failure(/Unable to (?:warmup|connect to) the Python model shards/)
-        ]
-    },
-    modelLists: ['tgi-info', 'openai'],
-    // none of its own: TGI opens its port only once ready
-    readiness: [],
-    servesOneModel: true,
-    generation: ['tgi', 'openai'],
-    stream: 'tgi',
-    sources: [
-        'huggingface/text-generation-inference@v3.3.7:backends/v3/src/lib.rs (V3Error::NotEnoughMemory)',
-        'huggingface/text-generation-inference@v3.3.7:launcher/src/main.rs (LauncherError)',
-        '__tests__/fixtures/logs/tgi-v3.3.7.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/triton.ts
-/** Triton Inference Server: its log lines (JSON-quoted since r24.05), per-model readiness and failed loads. */
-
-const triton = {
-    name: 'triton',
-    label: 'Triton',
-    log: {
-        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
-        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
-        ready: /Started HTTPService at/,
-        phases: [
-            { phase: 'initializing', start: /memory pool is created/ },
-            { phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
-            { phase: 'starting server', start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/ }
-        ],
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/failed to load '[^']*'/),
-            cause(/already in use/),
-            failure(/error: creating server/),
-            // LOG_TRITONSERVER_ERROR(err, "failed to start HTTP service") and the others
-            failure(/failed to start (?:GRPC|HTTP|Sagemaker|Vertex AI) service/)
-        ]
-    },
-    // its OpenAI front end's /v1/models says so
-    ownedBy: 'Triton Inference Server',
-    modelLists: ['model-status', 'openai'],
-    // GET /v2/models/{m}/ready \u2192 200 once a version is READY, 400 "Model version not ready" or 404 "... has no
-    // available versions" while loading; /v2/health/ready \u2192 200, or 400 while any model is not.
-    readiness: [
-        readinessRoute({
-            path: '/v2/models/{model}/ready',
-            withoutModel: '/v2/health/ready',
-            because: 'Triton loads models at run time in explicit mode, and answers before they are ready'
-        })
-    ],
-    // `POST /v2/repository/index` \u2192 [{"name","version","state":"READY"|"UNAVAILABLE"|"LOADING"\u2026,"reason"}];
-    // UNAVAILABLE with a reason is a failed load (with --exit-on-error=false, or a load asked at run time). Asked
-    // while the answer is not ready, at most once a second.
-    loadFailure: {
-        path: '/v2/repository/index',
-        method: 'POST',
-        minGapMs: 1_000,
-        because: "Triton's repository index names a model that failed to load as UNAVAILABLE, with the reason"
-    },
-    servesOneModel: false,
-    generation: [],
-    sources: [
-        'triton-inference-server/server@e1db8a60:src/main.cc (failed to start \u2026 service)',
-        'triton-inference-server/server:src/http_server.cc (model and health ready routes, HandleRepositoryIndex)',
-        'triton-inference-server/core@73aad7c3:src/model_repository_manager/ (repository index states)',
-        '__tests__/fixtures/logs/triton-v2.71.0.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/vllm.ts
-/** vLLM: what it prints while it starts (V1 engine, 0.11\u20130.16 wordings), its sleep mode and its dead engine core. */
-
-const vllm = {
-    name: 'vllm',
-    label: 'vLLM',
-    log: {
-        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
-        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
-        ready: /Application startup complete/,
-        phases: [
-            { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
-            {
-                phase: 'initializing distributed',
-                start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
-            },
-            {
-                phase: 'loading weights',
-                // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
-                start: /Starting to load model|Loading model from scratch/,
-                progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-                unit: 'shards',
-                end: /Model loading took /,
-                took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
-            },
-            {
-                phase: 'compiling',
-                start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
-                end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
-                took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
-            },
-            { phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
-            {
-                phase: 'capturing CUDA graphs',
-                // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
-                progress: tqdm(String.raw `Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
-                unit: 'graphs',
-                end: /Graph capturing finished in /,
-                took: /Graph capturing finished in (?<took>[\d.]+) secs/
-            },
-            {
-                phase: 'starting server',
-                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
-            }
-        ],
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/No available memory for the cache blocks/),
-            cause(/KV cache is needed, which is larger than the available KV cache memory/),
-            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
-            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
-            failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
-            failure(/Engine core initialization failed/)
-        ]
-    },
-    ownedBy: 'vllm',
-    modelLists: ['openai'],
-    readiness: [
-        // `/is_sleeping` \u2192 {"is_sleeping": bool}, a route only with VLLM_SERVER_DEV_MODE=1 (404 without it: such a
-        // vLLM cannot sleep). A sleeping vLLM lists its model and /health says 200. `POST /wake_up` wakes it (its
-        // `tags` query left out: all of it). Unchanged from v0.14.0 to v0.15.0 (the source docs.vllm.ai publishes per
-        // tag; docs/endpoints.md).
-        readinessRoute({
-            path: '/is_sleeping',
-            ready: { statuses: [200, 404], notReadyWhen: { field: 'is_sleeping', value: true } },
-            wake: '/wake_up',
-            because: 'a sleeping vLLM (sleep mode) lists its model and its /health says 200'
-        }),
-        // `check_health()` raises EngineDeadError once the engine core died: 503 since PR #24897 (2025-09; so at
-        // v0.15.0 and v0.17.1), 500 in earlier V1 builds (launcher's runtime_exception_handler). It is a flag check,
-        // no forward pass: cheap. A 404 is no word either way (a proxy that passes only /v1, a server that is
-        // vLLM-like but not vLLM): the wait then goes by the model list alone, as it would knowing nothing.
-        readinessRoute({
-            path: '/health',
-            ready: { statuses: [200, 404] },
-            deadAfterReady: [500, 503],
-            because: "vLLM's /health turns 503 when its engine core dies, while /v1/models keeps listing the model"
-        })
-    ],
-    // EngineDeadError, "EngineCore encountered an issue. See stack trace (above) for the root cause.", in a 500 from
-    // every generation route
-    deadAnswer: /EngineCore encountered an issue|EngineDeadError/,
-    servesOneModel: true,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'vllm-project/vllm:vllm/entrypoints/openai/api_server.py (the sleep routes, before serve/sleep/)',
-        'vllm-project/vllm@v0.14.0:vllm/entrypoints/serve/sleep/api_router.py (/is_sleeping, /wake_up, dev mode only)',
-        'vllm-project/vllm@v0.15.0:vllm/entrypoints/serve/__init__.py (the sleep router attached)',
-        'vllm-project/vllm@v0.15.0,v0.17.1:vllm/entrypoints/serve/instrumentator/health.py (/health; 503 since PR #24897)',
-        'vllm-project/vllm@v0.9.0:vllm/v1/engine/exceptions.py (the dead engine words)',
-        'vllm-project/vllm@4e179065:vllm/v1/worker/gpu/model_runner.py (model runner v2 load line)',
-        '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/index.ts
-
-
-
-
-
-
-
-
-
-/** One line per engine: its record's file above, its record here (the `engine` input lists them in this order). */
-const RECORDS = [vllm, sglang, tgi, ollama, llamacpp, triton, nim, localai, kserve];
-const ENGINE_RECORDS = RECORDS;
-/** The names the `engine` input accepts. */
-const ENGINE_NAMES = RECORDS.map((r) => r.name);
-/** Each engine's record, by its name. */
-const engines_ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r]));
-/**
- * The engines whose log lines are known, in the order a line is tried against their signatures: Ollama before
- * llama.cpp, since Ollama 0.30+ passes llama.cpp's own lines through after its own.
- */
-const LOG_DETECTION_ORDER = ['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton'];
-/** The name the `engine` input and the CLI's help give an engine (`llama.cpp` for `llamacpp`). */
-const engineInputName = (engine) => engines_ENGINES[engine].inputName ?? engine;
-
 ;// CONCATENATED MODULE: ./src/engines/log-markers.ts
-/**
- * Reading what model servers print while they start, from each engine's record: which engine a line names, the
- * time stamp in a line, each engine's phases, its ready line and its fatal lines. __tests__/fixtures/logs holds a
- * recorded startup of each engine that these are tested against. Line numbers in `[file.py:NNN]` prefixes change
- * every release, so no pattern depends on them.
- */
-
 
 const ENGINE_LOGS = ENGINE_RECORDS.map((r) => ({
     engine: r.name,
@@ -18903,13 +18855,9 @@ const ENGINE_LOGS = ENGINE_RECORDS.map((r) => ({
     ...r.log
 }));
 const engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
-/** Its startup phases, in the order the engine goes through them. */
-const phaseMarkers = (engine) => engines_ENGINES[engine].log.phases;
-/** Whether the engine's log has a known ready line: without one, the log cannot tell the schedule when to probe. */
-const knowsReadyLine = (engine) => ENGINES[engine].log.ready !== NO_LINE;
-/** The engine whose own lines these are, from one line; undefined when the line is not particular to one. */
+const phaseMarkers = (engine) => ENGINES[engine].log.phases;
 function engineOfLine(line) {
-    return LOG_DETECTION_ORDER.find((e) => engines_ENGINES[e].log.signature.test(line));
+    return LOG_DETECTION_ORDER.find((e) => ENGINES[e].log.signature.test(line));
 }
 /** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
 function engineOfModelList(json) {
@@ -18934,16 +18882,12 @@ function stampOf(log, line) {
     return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
 }
 const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
-/** The seconds in a `took` match. */
 const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
 /** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
 const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
 
 ;// CONCATENATED MODULE: ./src/startup/eta.ts
-/**
- * Milliseconds left in a phase with progress, at `now`: tqdm's own elapsed time per item where it prints one,
- * else the rate between the first and the latest count seen. Undefined while there is no rate yet.
- */
+/** By tqdm's own elapsed time per item where it prints one, else the rate between the first and latest counts. */
 function phaseLeftMs(p, now) {
     const { first, last } = p;
     if (last.n >= last.total)
@@ -18957,10 +18901,7 @@ function phaseLeftMs(p, now) {
         return undefined;
     return Math.max(0, perItemMs * (last.total - last.n) - (now - last.at));
 }
-/**
- * Milliseconds until ready going by earlier runs: the rest of this phase (by its rate, else its usual length) and
- * the usual length of the phases after it; without a known phase, the usual startup minus the time so far.
- */
+/** The rest of this phase (by its rate, else its usual length) and the usual phases after it; else the usual total. */
 function readyInMs(pos, usual) {
     const index = pos.phase === undefined ? -1 : usual.order.indexOf(pos.phase);
     if (index >= 0) {
@@ -18982,9 +18923,8 @@ function eta(pos, usual) {
 
 ;// CONCATENATED MODULE: ./src/startup/phases.ts
 /**
- * Follows an engine's startup through its log: fed each line with the time it was read, it knows the engine,
- * the phase the engine is in, its progress, the phases behind it with their durations, and any fatal line.
- * Pure: no I/O and no clock of its own; times are milliseconds on the caller's monotonic scale.
+ * Follows an engine's startup through its log, line by line: the engine, its phase and progress, the phases
+ * behind it, any fatal line. Pure: times are milliseconds on the caller's monotonic scale.
  */
 
 // eslint-disable-next-line no-control-regex
@@ -19000,12 +18940,11 @@ class PhaseTracker {
     list = [];
     open;
     lastIndex = -1;
-    /** The read time minus the stamp, at its smallest: maps stamps onto the read scale (a line is read after it is written). */
+    /** The smallest read time minus stamp: maps stamps onto the read scale (a line is read after it is written). */
     offset = Infinity;
     lines = 0;
     fatals = [];
     readySeen = false;
-    /** When the ready line was written (its stamp) or read. */
     readyMoment;
     /** A phase its own end marker closed, to be named when the next one begins. */
     ended;
@@ -19023,7 +18962,6 @@ class PhaseTracker {
     get ready() {
         return this.readySeen;
     }
-    /** When the ready line was written, on the read scale: by the engine's stamp where it has one, else when read. */
     readyTime() {
         return this.readyMoment && this.time(this.readyMoment);
     }
@@ -19038,11 +18976,7 @@ class PhaseTracker {
             events.push(...this.read(p.text, p.at));
         return events;
     }
-    /**
-     * One line of the log (a physical line; tqdm's `\r` updates inside it are read one by one), read at `at`;
-     * `lineNumber` is its number in the file when the reader knows better than a count of the lines fed.
-     * `fatal: false` for lines from before the wait began: they tell the phases so far, not a failure now.
-     */
+    /** tqdm's `\r` updates in a line are read one by one; lines from before the wait (`fatal: false`) tell no failure. */
     feed(rawLine, at, lineNumber = this.lines + 1, { fatal: checkFatal = true } = {}) {
         this.lines = lineNumber;
         const text = rawLine.replace(ANSI, '');
@@ -19065,7 +18999,6 @@ class PhaseTracker {
         }
         return events;
     }
-    /** Ends the phase under way (the wait is over). */
     finish(at) {
         if (this.open !== undefined)
             this.close({ at });
@@ -19079,11 +19012,10 @@ class PhaseTracker {
             progress: this.open.progress
         };
     }
-    /** The phases that have ended, in order. */
     timings() {
         return this.list.filter((p) => p.end !== undefined).map((p) => this.timing(p));
     }
-    /** The fatal line to quote: the first that names a cause, else the first. */
+    /** The first that names a cause, else the first. */
     fatal() {
         return this.fatals.find((f) => f.cause) ?? this.fatals[0];
     }
@@ -19157,11 +19089,10 @@ class PhaseTracker {
             printed: p.took !== undefined
         };
     }
-    /** A moment on the read scale: the engine's stamp where it has one, else when the line was read. */
     time(m) {
         return m.stamp !== undefined && Number.isFinite(this.offset) ? m.stamp + this.offset : m.at;
     }
-    /** Milliseconds between two moments: by the engine's stamps when both have one (and they go forward), else by reads. */
+    /** By the engine's stamps when both have one and they go forward, else by reads. */
     measured(start, end) {
         if (start.stamp !== undefined && end.stamp !== undefined) {
             // A stamp going back (a clock change on the server) leaves only the reads to go by.
@@ -19186,30 +19117,24 @@ function record(phase, unit, g, at) {
 const round1 = (x) => Math.round(x * 10) / 10;
 
 ;// CONCATENATED MODULE: ./src/startup/profile.ts
-/**
- * The startup profile of one wait: the server's log lines go in, what they tell comes out as data (the engine, each
- * new phase, a fatal line, where the startup is and how long it has to go), which src/report/profile-report.ts words.
- */
+/** The startup profile of one wait: log lines in; the engine, phases, a fatal line and the time to go out, as data. */
 
 
 
 class StartupProfile {
     opts;
     tracker;
-    /** When the engine's own ready line was read. */
     readyLineAt;
     constructor(opts = {}) {
         this.opts = opts;
         this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt });
     }
-    /** The fatal line to quote once one is seen (the wait ends on it): the first cause, else the first failure. */
     get fatal() {
         return this.tracker.fatal();
     }
     get engine() {
         return this.tracker.engine;
     }
-    /** One line of the server's log (its number in the file, when known), read at `at`: returns what it told. */
     line(text, at, lineNumber) {
         return this.say(this.tracker.feed(text, at, lineNumber), at);
     }
@@ -19217,12 +19142,11 @@ class StartupProfile {
     earlier(text, at, lineNumber) {
         return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at);
     }
-    /** A model-list body's JSON from the server: `owned_by` can name the engine. */
+    /** `owned_by` can name the engine. */
     models(json) {
         const engine = this.tracker.engine === undefined ? engineOfModelList(json) : undefined;
         return engine === undefined ? [] : this.say(this.tracker.setEngine(engine));
     }
-    /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
     status(now, elapsedMs) {
         const phase = this.tracker.current(now);
         if (phase === undefined) {
@@ -19233,11 +19157,7 @@ class StartupProfile {
             eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
         return { phase, phaseLeftMs: left, eta: against };
     }
-    /**
-     * When the server is expected ready, for the probe schedule: when its ready line was read, else going by the
-     * phase under way in its log (its progress, and what earlier runs took for it and the phases after it);
-     * undefined while neither tells (the schedule then goes by how long earlier runs answered "loading").
-     */
+    /** For the probe schedule: when the ready line was read, else by the phase under way and what earlier runs took. */
     readyAt(now) {
         if (this.readyLineAt !== undefined)
             return this.readyLineAt;
@@ -19254,27 +19174,20 @@ class StartupProfile {
         // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
         return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000);
     }
-    /**
-     * When the engine's ready line was written, on the clock's scale: its own stamp where its lines have one (mapped
-     * by the earliest read, so never later than the read), else when it was read; undefined while not seen.
-     */
+    /** When the ready line was written: its stamp mapped by the earliest read, else when read. */
     readyLineTime() {
         return this.tracker.readyTime();
     }
-    /** The engine's ready line has been read. */
     get readyLineSeen() {
         return this.readyLineAt !== undefined;
     }
-    /** The wait is over: the phases, the one under way ended at `at`. */
     finish(at) {
         this.tracker.finish(at);
         return this.tracker.timings();
     }
-    /** The engine's name for people, when known. */
     get label() {
         return this.engine === undefined ? undefined : engineLog(this.engine).label;
     }
-    /** `at`: when the line that gave the events was read (the ready line's moment, once the tracker has seen it). */
     say(events, at) {
         if (at !== undefined && this.tracker.ready)
             this.readyLineAt ??= at;
@@ -19346,9 +19259,8 @@ const clock = (ms) => {
 /** Seconds as whole tenths, in milliseconds: the chart's resolution, that of the figures in its labels. */
 const tenths = (seconds) => Math.round(seconds * 10) * 100;
 /**
- * A Mermaid gantt chart of the phases end to end (GitHub draws it in job summaries). Each bar runs from the sum of
- * the phases before it to the sum with it, to the tenth of a second (Mermaid's gantt parses `dateFormat` with
- * dayjs, whose `SSS` reads milliseconds), so a 0.0 s phase is no wider than it took and the bars end at the total.
+ * A Mermaid gantt chart of the phases end to end, each bar to the tenth of a second (dayjs's `SSS` reads
+ * milliseconds), so a 0.0 s phase is no wider than it took and the bars end at the total.
  */
 function phaseGantt(phases, engineLabel) {
     const total = phases.reduce((sum, p) => sum + p.seconds, 0);
@@ -19369,10 +19281,7 @@ function phaseGantt(phases, engineLabel) {
     lines.push('```');
     return lines.join('\n');
 }
-/**
- * The summary's phase section: the chart, and a table of the numbers with proportional bars (and the usual
- * figures when there is history). Figures the engine printed itself are marked.
- */
+/** The chart, and a table with proportional bars and, with history, the usual figures. */
 function phaseMarkdown(phases, engineLabel, usual) {
     if (phases.length === 0)
         return '';
@@ -19395,7 +19304,6 @@ function phaseMarkdown(phases, engineLabel, usual) {
         lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
     return `${lines.join('\n')}\n`;
 }
-/** The warning for a startup slower than usual. */
 function regressionText(r) {
     const grew = r.grewMost
         ? `; ${r.grewMost.name} grew most: ${profile_report_s1(r.grewMost.seconds)} against ${profile_report_s1(r.grewMost.usual)}`
@@ -19421,7 +19329,7 @@ function driftWarning(drifts) {
 }
 
 ;// CONCATENATED MODULE: ./src/runtime/bounded-regex.ts
-/** The scripts and their contexts, made at the first match: a wait with no pattern to run never pays for them. */
+/** Made at the first match: a wait with no pattern never pays for them. */
 let made;
 function sandboxes() {
     if (made === undefined) {
@@ -19453,10 +19361,7 @@ function testWithin(re, text, limitMs) {
         context.text = '';
     }
 }
-/**
- * The index of the first of `texts` that `re` matches (-1 for none), or `{ outOfTimeAt }`: the index of the text
- * the match was on when `limitMs` ran out. One limit for the whole batch, so that a tick of the log watch stays short.
- */
+/** The first of `texts` that `re` matches (-1: none), or where it ran out of its one limit for the whole batch. */
 function findWithin(re, texts, limitMs) {
     if (texts.length === 0)
         return -1;
@@ -19484,10 +19389,7 @@ function findWithin(re, texts, limitMs) {
 
 
 
-/**
- * How long `fail-pattern` may run on one look's new lines: a pattern that backtracks (`(\w+\s?)+: CUDA error`
- * on an ordinary line) would otherwise hold the event loop, the deadline and the signals with it.
- */
+/** How long `fail-pattern` may run on one look's lines: one that backtracks would hold the event loop. */
 const FAIL_PATTERN_LIMIT_MS = 250;
 /** How long a fatal log line waits for the server's exit, to name its exit code too. */
 const EXIT_GRACE_MS = 150;
@@ -19525,9 +19427,8 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
         if (log.problem !== undefined)
             return { halt: { reason: 'log-error', detail: `${log.problem}${after}` }, settled: true };
         const known = readLines?.(fresh);
-        const found = failPattern
-            ? findWithin(failPattern, fresh.map((l) => l.text), FAIL_PATTERN_LIMIT_MS)
-            : -1;
+        const texts = fresh.map((l) => l.text);
+        const found = failPattern ? findWithin(failPattern, texts, FAIL_PATTERN_LIMIT_MS) : -1;
         if (typeof found === 'object') {
             const line = fresh[found.outOfTimeAt];
             return {
@@ -19546,26 +19447,6 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
         if (matching)
             return { halt: logError(matching, 'matches fail-pattern', after), settled: true };
         return known ? { halt: knownError(known), settled: false } : undefined;
-    };
-    /** Calls `f` now, or `gapMs` after its last call when that was sooner (once, however many calls came between). */
-    const spaced = (f, gapMs) => {
-        let last = -Infinity;
-        let pending;
-        return () => {
-            if (pending !== undefined || closed)
-                return;
-            const wait = last + gapMs - systemClock.now();
-            const run = () => {
-                pending = undefined;
-                last = systemClock.now();
-                if (!closed)
-                    f();
-            };
-            if (wait <= 0)
-                run();
-            else
-                pending = setTimeout(run, wait);
-        };
     };
     let found;
     let grace;
@@ -19595,8 +19476,25 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
     const reads = log !== undefined && (failPattern !== undefined || readLines !== undefined);
     const timer = reads ? setInterval(scan, pollMs) : undefined;
     // The file system says when the log grows, so that a ready line is read within milliseconds, not a poll later;
-    // reads are spaced by SCAN_GAP_MS, so that a progress bar redrawn a thousand times a second costs little.
-    const onChange = spaced(() => scan(), SCAN_GAP_MS);
+    // reads are SCAN_GAP_MS apart at least (once, however many changes came between), so that a progress bar redrawn
+    // a thousand times a second costs little.
+    let lastScan = -Infinity;
+    let nextScan;
+    const onChange = () => {
+        if (nextScan !== undefined || closed)
+            return;
+        const run = () => {
+            nextScan = undefined;
+            lastScan = systemClock.now();
+            if (!closed)
+                scan();
+        };
+        const wait = lastScan + SCAN_GAP_MS - systemClock.now();
+        if (wait <= 0)
+            run();
+        else
+            nextScan = setTimeout(run, wait);
+    };
     let changes = reads ? watchFile(log.path, onChange) : undefined;
     void server?.exited.then((how) => {
         if (closed)
@@ -19629,16 +19527,13 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/runtime/own-files.ts
 /**
- * Writing only our own files: every file the action or the CLI creates or rewrites (the history, its lock and key,
- * a temporary file, the server's log, a summary file) is opened without following a symbolic link (O_NOFOLLOW) and
- * must be a regular file; a new one is created exclusively (O_EXCL) under a random name where its name would
- * otherwise be predictable. A symbolic link planted at one of our paths in a shared folder (a self-hosted runner's
- * tool cache, /tmp) makes the open fail instead of writing wherever the link points.
+ * Writing only our own files: every file we create or rewrite is opened without following a symbolic link and must
+ * be a regular file; a new one is created exclusively, under a random name where a name would be predictable. A link
+ * planted at our path in a shared folder (a runner's tool cache, /tmp) fails the open instead of redirecting it.
  */
 
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = external_node_fs_namespaceObject.constants;
-/** Thrown for a path that is a symbolic link: the message names it. */
 class SymlinkRefused extends Error {
     path;
     constructor(path) {
@@ -19655,11 +19550,7 @@ function isSymlink(path) {
         return false;
     }
 }
-/**
- * Opens `path` without following a symbolic link, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody
- * writes to would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
- * regular file's reads and writes. A symbolic link is SymlinkRefused.
- */
+/** O_NONBLOCK: a FIFO nobody writes to would block the whole process, deaf to signals; a regular file never blocks. */
 function openOwn(path, flags, mode = 0o644) {
     let fd;
     try {
@@ -19678,18 +19569,13 @@ function openOwn(path, flags, mode = 0o644) {
     (0,external_node_fs_namespaceObject.closeSync)(fd);
     throw new Error(`${path} is ${kind}, not a regular file`);
 }
-/** Creates `path` exclusively (it must not exist, a symbolic link included) and opens it for writing. */
 const createOwn = (path, mode = 0o644) => openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
-/**
- * A fresh temporary file beside `path` (same folder, so that a rename over `path` stays on one file system), under
- * a name no one can guess (`.<name>.<16 random hex>.tmp`), created exclusively: its name and its descriptor.
- */
+/** Beside `path`, so a rename over it stays on one file system, under a name no one can guess. */
 function createTempBeside(path, mode = 0o644) {
     const { randomBytes } = process.getBuiltinModule('node:crypto');
     const temp = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(path), `.${(0,external_node_path_namespaceObject.basename)(path)}.${randomBytes(8).toString('hex')}.tmp`);
     return { temp, fd: createOwn(temp, mode) };
 }
-/** Writes `text` as the whole of `path` (created, or emptied), a regular file and not a symbolic link. */
 function writeOwnFile(path, text) {
     const fd = openOwn(path, O_WRONLY | O_CREAT);
     try {
@@ -19703,7 +19589,6 @@ function writeOwnFile(path, text) {
         closeSync(fd);
     }
 }
-/** What a path is when it is not a regular file, in words; undefined for a regular file. */
 function notRegularFile(stat) {
     if (stat.isFile())
         return undefined;
@@ -19722,18 +19607,15 @@ function notRegularFile(stat) {
 
 ;// CONCATENATED MODULE: ./src/history/fingerprint.ts
 /**
- * A credential in the history is never its value: `env-report` masks it, and where the history must tell that it
- * changed between runs (drift), it keeps a keyed hash of it, HMAC-SHA-256 under a random key of this history's own
- * (`<history>.key`, 32 random bytes, mode 0600, created exclusively beside it on first use). Without the key a
- * hash cannot be tested against guesses (a short password would otherwise fall to a dictionary), and one history
- * copied elsewhere (an artifact, a CSV export) says nothing about the same password in another.
+ * A credential in the history is its mask and, to tell that it changed, an HMAC under the history's own random key
+ * (`<history>.key`, mode 0600): without the key a hash cannot be tested against guesses, nor matched across copies.
  */
 
 
 /** How a masked value starts in the history: `***` alone (no key), or `*** hmac:<16 hex>`. */
 const MASKED = '***';
 const KEY_HEX = 64;
-/** This history's key, made on first use; undefined when it cannot be made or read (a hash is then not kept). */
+/** Made on first use; undefined when it cannot be made or read (no hash is kept then). */
 function historySecretKey(historyPath) {
     const path = `${historyPath}.key`;
     const { randomBytes } = process.getBuiltinModule('node:crypto');
@@ -19770,21 +19652,17 @@ function historySecretKey(historyPath) {
         return undefined;
     }
 }
-/** What the history keeps of a credential: the mask, and its keyed hash when there is a key. */
 function maskedRecord(value, key) {
     if (key === undefined)
         return MASKED;
     const hash = process.getBuiltinModule('node:crypto').createHmac('sha256', key).update(value).digest('hex');
     return `${MASKED} hmac:${hash.slice(0, 16)}`;
 }
-/** A value the history keeps masked (a credential): compared by its hash, never shown. */
 const isMasked = (value) => value !== undefined && value.startsWith(MASKED);
 
 ;// CONCATENATED MODULE: ./src/history/record.ts
 /** One finished wait as the history keeps it (a JSON line of the history file), and how many runs it keeps. */
-/** Runs kept per key. */
-const record_KEEP_RUNS = 100;
-/** Ready runs the expected startup is the median of. */
+const KEEP_RUNS = 100;
 const MEDIAN_OF = 10;
 
 ;// CONCATENATED MODULE: ./src/history/stats.ts
@@ -19796,7 +19674,6 @@ function median(values) {
     const mid = Math.floor(sorted.length / 2);
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
-/** What the last MEDIAN_OF ready runs took; undefined without any. */
 function usualStartup(earlier) {
     const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
     if (ready.length === 0)
@@ -19815,7 +19692,6 @@ function usualStartup(earlier) {
         runs: ready.length
     };
 }
-/** This ready run against the median of the earlier ready runs; undefined when there is nothing to compare. */
 function regression(earlier, run) {
     const usual = usualStartup(earlier);
     if (!run.ready || usual === undefined || usual.totalSeconds <= 0)
@@ -19833,7 +19709,6 @@ function regression(earlier, run) {
     const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
     return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
 }
-/** The variables whose value differs from the previous run with the same `env-report`. */
 function envDrift(earlier, run) {
     if (run.env === undefined)
         return [];
@@ -19855,10 +19730,7 @@ function envDrift(earlier, run) {
         return { name, was: previous[name], now: now[name], runs, ...(secret ? { secret: true } : {}) };
     });
 }
-/**
- * This run's smoke-test decode rate against the median of the last MEDIAN_OF ready runs that measured one with as
- * many tokens a request; undefined when there is nothing to compare.
- */
+/** Against the last ready runs that measured a decode rate with as many tokens a request. */
 function throughputRegression(earlier, run) {
     const now = run.decodeTokensPerSecond;
     if (!run.ready || now === undefined)
@@ -19877,7 +19749,7 @@ function throughputRegression(earlier, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/server/proc.ts
-/** Reading Linux's /proc: one process's stat line, the process ids, a command line, an environment. Undefined or empty without it. */
+/** Reading Linux's /proc: a process's stat line, the process ids, a command line, an environment; nothing without it. */
 
 function proc_procStat(pid, proc = '/proc') {
     try {
@@ -19914,59 +19786,56 @@ function proc_commandLine(pid, proc = '/proc') {
         return '';
     }
 }
-/** The environment `pid` started with (`/proc/<pid>/environ`), or undefined when it cannot be read (gone, another user's, no /proc). */
+/** The environment `pid` started with, or undefined when it cannot be read (gone, another user's, no /proc). */
 function procEnviron(pid, proc = '/proc') {
     try {
-        const entries = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/environ`, 'utf8')
-            .split('\0')
-            .filter((e) => e.includes('='));
-        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+        return environment((0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/environ`, 'utf8').split('\0'));
     }
     catch {
         return undefined;
     }
 }
+/** `NAME=value` entries as a record; an entry without `=` is none. */
+const environment = (entries) => Object.fromEntries(entries.filter((e) => e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
 
 ;// CONCATENATED MODULE: ./src/server/guard.ts
 /**
- * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
- * runner's step, the runner itself), pid 1, a runner's own processes (`Runner.Worker`, `Runner.Listener`, its
- * service scripts), nor a process group any of them is in. A pid recorded at launch is the server only while it
- * names the process that started then (`/proc/<pid>/stat` field 22, on the same boot): Linux reuses pids, and a
- * server that died early leaves its pid to a stranger. A process that carries the run's marker in its
- * environment (`WAIT_FOR_MODEL_RUN=<id>`, set at launch and inherited by whatever the server starts) is the
- * server's, wherever it went: a worker that double-forked out of the group, an orphaned engine core.
+ * Which processes a stop may signal, from Linux's /proc. Never this process, its ancestors (the runner's step, the
+ * runner), pid 1, the runner's own programs, nor a process group any of them is in. A pid recorded at launch is the
+ * server only while it names the process that started then, on the same boot: Linux reuses pids. A process that
+ * carries the run's marker in its environment (set at launch, inherited) is the server's wherever it went (a worker
+ * that double-forked out of the group, an orphaned engine core).
  */
 
 
 /** The variable `start` tags the server's environment with. */
 const RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
-/** The runner's own programs, by their command line (the hosted runners' and a self-hosted one's, as installed). */
+/** The runner's own programs, by their command line (hosted and self-hosted). */
 const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
 /** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
 const MAX_DEPTH = 4096;
-/** The processes and groups a stop must leave alone, as seen now from `self` (this process). */
-function guard_processGuard(proc = '/proc', self = process.pid) {
+/** The processes and groups a stop must leave alone, as seen now from this process. */
+function guard_processGuard() {
     const spared = new Map([[1, 'init']]);
     const groups = new Set();
-    const selfStat = procStat(self, proc);
-    spared.set(self, 'self');
+    const selfStat = procStat(process.pid);
+    spared.set(process.pid, 'self');
     if (selfStat !== undefined)
         groups.add(selfStat.pgrp);
     // without /proc only the parent is known
-    let parent = selfStat?.ppid ?? (self === process.pid ? process.ppid : 0);
+    let parent = selfStat?.ppid ?? process.ppid;
     for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
         spared.set(parent, 'ancestor');
-        const stat = procStat(parent, proc);
+        const stat = procStat(parent);
         if (stat !== undefined)
             groups.add(stat.pgrp);
         parent = stat?.ppid ?? 0;
     }
-    for (const pid of procPids(proc)) {
-        if (spared.has(pid) || !RUNNER_COMMAND.test(commandLine(pid, proc)))
+    for (const pid of procPids()) {
+        if (spared.has(pid) || !RUNNER_COMMAND.test(commandLine(pid)))
             continue;
         spared.set(pid, 'runner');
-        const stat = procStat(pid, proc);
+        const stat = procStat(pid);
         if (stat !== undefined)
             groups.add(stat.pgrp);
     }
@@ -20001,36 +19870,32 @@ function bootId(proc = '/proc') {
     }
 }
 /**
- * The processes whose environment carries `RUN_MARKER=<marker>`, among those this user may read, that started no
- * earlier than `sinceTicks`. `seen` caches each answer by pid and start time: an environment is fixed at exec, and
- * reading every process's on every poll would cost the stop more than the stop itself.
+ * The processes whose environment carries `RUN_MARKER=<marker>` that started no earlier than `sinceTicks`. `seen`
+ * caches each answer by pid and start time: an environment is fixed at exec, and reading all on every poll is dear.
  */
-function guard_markedProcesses(marker, sinceTicks, seen, proc = '/proc') {
+function guard_markedProcesses(marker, sinceTicks, seen) {
     const needle = `\0${RUN_MARKER}=${marker}\0`;
     const found = [];
-    for (const pid of procPids(proc)) {
-        const stat = procStat(pid, proc);
+    for (const pid of procPids()) {
+        const stat = procStat(pid);
         if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
             continue;
         const key = `${pid}:${stat.startTicks}`;
         let marked = seen.get(key);
         if (marked === undefined) {
-            marked = environHas(pid, needle, proc);
+            try {
+                // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
+                marked = `\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}\0`.includes(needle);
+            }
+            catch {
+                marked = false; // another user's process, or gone
+            }
             seen.set(key, marked);
         }
         if (marked)
             found.push(pid);
     }
     return found;
-}
-function environHas(pid, needle, proc) {
-    try {
-        // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
-        return `\0${readFileSync(`${proc}/${pid}/environ`, 'latin1')}\0`.includes(needle);
-    }
-    catch {
-        return false; // another user's process, or gone
-    }
 }
 /** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
 function guard_descendantsOf(roots, proc = '/proc') {
@@ -20055,19 +19920,16 @@ function guard_descendantsOf(roots, proc = '/proc') {
 
 ;// CONCATENATED MODULE: ./src/server/port-owner.ts
 /**
- * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
- * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
- * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
- *
- * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
- * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
+ * Who listens on a local TCP port, from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode among the processes' file descriptors, and each holder's command line. /proc/net/tcp is this
+ * network namespace's: a server in a container with its own (docker -p) shows as the proxy that forwards the port.
  */
 
 
 
 
 const LISTEN = '0A';
-/** Who listens on `port` (any local address, IPv4 and IPv6). */
+/** Who listens on `port` (any local address, IPv4 and IPv6); `proc`: where procfs is mounted. */
 function portOwner(port, { proc = '/proc' } = {}) {
     const sockets = listeningSockets(proc, port);
     if (sockets === undefined)
@@ -20081,15 +19943,12 @@ function portOwner(port, { proc = '/proc' } = {}) {
         listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
     };
 }
-/**
- * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
- * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
- */
-function listenerOwnership(port, pid, options = {}) {
-    const owner = portOwner(port, options);
+/** Whether what listens on `port` belongs to `pid` or its descendants (a `start` shell's child, forked workers). */
+function listenerOwnership(port, pid, { proc = '/proc' } = {}) {
+    const owner = portOwner(port, { proc });
     if (owner.kind !== 'listening')
         return owner;
-    const family = port_owner_processTree(options.proc ?? '/proc', pid);
+    const family = port_owner_processTree(proc, pid);
     for (const l of owner.listeners) {
         const holder = l.holders.find((h) => family.has(h.pid));
         if (holder !== undefined)
@@ -20190,33 +20049,33 @@ function localPort(url, hostName = process.getBuiltinModule('node:os').hostname(
 const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
 
 ;// CONCATENATED MODULE: ./src/server/env-report.ts
-/**
- * `env-report`: the chosen variables from a process's environment, with credential-like values masked, and the
- * process whose environment it is: the one that serves.
- */
+/** `env-report`: the chosen variables of the process that serves, with credential-like values masked. */
 
 
 
 /**
  * A credential's own value, held apart from its entry so that no serialisation of the facts (the log, the summary,
- * `--json`) can carry it: only the history reads it, to store a keyed hash of it (history/fingerprint.ts).
+ * `--json`) can carry it: only the history reads it, to store a keyed hash of it.
  */
 const secretValues = new WeakMap();
 /** The value a masked entry stands for; undefined for an entry that is not a credential. */
 const secretValueOf = (entry) => secretValues.get(entry);
+/** `*` any run of characters, `?` one: as `env-report` reads its names. */
+const glob = (pattern) => new RegExp(`^${pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.')}$`);
 /**
- * Each name or glob (`*` any run of characters, `?` one) in order; a glob gives every matching variable, sorted.
- * A value is masked by the one credential rule (inputs/secrets.ts): its name says it is a credential, its value
- * has a credential's shape (a URL's password, a token), or it holds one of `secrets` (the api-key in a variable
- * called MODEL_AUTH is still the api-key): the report also goes into the history file.
+ * Each name or glob in order; a glob gives every matching variable, sorted. A value is masked by the one credential
+ * rule (inputs/secrets.ts), which also masks one that holds one of `secrets`: the report goes into the history file.
  */
 function envReport(patterns, environ, secrets = []) {
     const entries = [];
     const seen = new Set();
     for (const pattern of patterns) {
-        const glob = new RegExp(`^${pattern.replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+        const matches = glob(pattern);
         const names = Object.keys(environ)
-            .filter((n) => glob.test(n))
+            .filter((n) => matches.test(n))
             .sort();
         if (names.length === 0)
             entries.push({ name: pattern });
@@ -20238,23 +20097,17 @@ function envReport(patterns, environ, secrets = []) {
  * The first of the server's processes (`pid` and its descendants) that listens on one of `ports`, or undefined
  * when none does (not yet, no /proc, or a holder this user cannot see).
  */
-function servingProcess(pid, ports, proc = '/proc') {
+function servingProcess(pid, ports) {
     for (const port of ports) {
-        const o = listenerOwnership(port, pid, { proc });
+        const o = listenerOwnership(port, pid);
         if (o.kind === 'ours')
-            return { pid: o.holder.pid, port, environ: procEnviron(o.holder.pid, proc) };
+            return { pid: o.holder.pid, port, environ: procEnviron(o.holder.pid) };
     }
     return undefined;
 }
-/** `*` any run of characters, `?` one: as `env-report` reads its names. */
-const glob = (pattern) => new RegExp(`^${pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.')}$`);
 /**
- * The variables `patterns` names whose value differs between the two environments (set in one and not the other
- * included), sorted. Compared on the real values, so that a masked credential that differs is named too (its
- * value is not shown anywhere).
+ * The variables `patterns` names whose value differs between the two environments (set in only one included),
+ * sorted. Compared on the real values, so that a masked credential that differs is named too.
  */
 function envDifferences(patterns, a, b) {
     const globs = patterns.map(glob);
@@ -20264,25 +20117,21 @@ function envDifferences(patterns, a, b) {
 
 ;// CONCATENATED MODULE: ./src/history/store.ts
 /**
- * The history file, one JSON line per finished wait, shared by every job on a runner: reading it, appending a line
- * atomically under its lock, trimming each key to its last runs, every write to our own files (runtime/own-files.ts).
- * Imports only Node's own modules, record.ts and own-files.ts, so that tests can run it in plain child processes.
+ * The history file, one JSON line per finished wait, shared by every job on a runner: read, appended under its lock,
+ * trimmed per key. Imports only Node, record.ts and own-files.ts, so that tests can run it in plain child processes.
  */
 
 
 
 
-/**
- * One line is written with one `write` on a file opened with O_APPEND, which the kernel appends whole; it stays
- * under PIPE_BUF (4 KiB), the size POSIX guarantees for atomic pipe writes, so it holds on any file system too.
- */
+/** One `write` with O_APPEND, kept under PIPE_BUF (the size POSIX makes atomic), is appended whole anywhere. */
 const MAX_LINE_BYTES = 4096;
 /** Only the end of a larger file is read (several thousand runs). */
 const MAX_READ_BYTES = 8 * 1024 * 1024;
 /** A lock older than this was left by a process that died while holding it. */
 const STALE_LOCK_MS = 10_000;
 const LOCK_WAIT_MS = 2_000;
-/** Where history lives by default: under the runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
+/** The runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
 function defaultHistoryFile(env, frontEnd) {
     if (frontEnd === 'action') {
         return env.RUNNER_TOOL_CACHE
@@ -20294,7 +20143,7 @@ function defaultHistoryFile(env, frontEnd) {
         ? { path: (0,external_node_path_namespaceObject.join)(base, 'wait-for-model', 'history.jsonl') }
         : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
 }
-/** The default key: the endpoint, the model and the start command, hashed so that no secret in them lands in the file. */
+/** Hashed, so that no secret in the URL, model or start command lands in the file. */
 function historyKey(url, model, start) {
     // node:crypto is loaded only for a history that is on
     return process
@@ -20304,10 +20153,8 @@ function historyKey(url, model, start) {
         .digest('hex')
         .slice(0, 16);
 }
-/** Opens the history file, only if it is a regular file and not a symbolic link (runtime/own-files.ts). */
-const openRegular = (path, flags) => openOwn(path, flags);
 const APPEND = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT;
-/** Makes sure the file can be appended to; a reason in words when it cannot (history is then off). */
+/** A reason in words when the file cannot be appended to (history is then off). */
 function prepareHistory(path) {
     try {
         (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
@@ -20316,7 +20163,7 @@ function prepareHistory(path) {
             throw new SymlinkRefused(path);
         if (existing !== undefined && !existing.isFile())
             throw new Error('not a regular file');
-        (0,external_node_fs_namespaceObject.closeSync)(openRegular(path, APPEND));
+        (0,external_node_fs_namespaceObject.closeSync)(openOwn(path, APPEND));
         return undefined;
     }
     catch (e) {
@@ -20352,12 +20199,7 @@ function parseHistory(text) {
     }
     return { runs, skipped };
 }
-/**
- * A figure the history may use: a finite number, not negative, and not beyond what any wait can take (a line
- * holding 1e309 reads as Infinity, -1e308 as a negative time: either would make every median and regression
- * check that uses it Infinity or NaN, and so switch the check off without a word). Such a line is skipped like
- * an unreadable one, and the skip is warned of.
- */
+/** 1e309 reads as Infinity: a figure past what any wait takes would switch the medians off without a word. */
 const MAX_SECONDS = 366 * 24 * 3600;
 const plausibleSeconds = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_SECONDS;
 const plausibleFigure = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1e12;
@@ -20383,7 +20225,7 @@ function parseRun(line) {
     return fine ? r : undefined;
 }
 function readTail(path) {
-    const fd = openRegular(path, external_node_fs_namespaceObject.constants.O_RDONLY);
+    const fd = openOwn(path, external_node_fs_namespaceObject.constants.O_RDONLY);
     try {
         const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
         const length = Math.min(size, MAX_READ_BYTES);
@@ -20423,13 +20265,10 @@ function runLine(run) {
     return undefined;
 }
 /**
- * Appends one run with a single write (atomic with O_APPEND), holding the file's lock so that a trim in another
- * process cannot drop it; then trims the run's key to its last `keep` runs when it has more, under the same lock.
- * Waits for the lock at most `lockWaitMs` (the time left before the wait's deadline, and never over 2 s): without
- * it, the line is appended all the same and the trim left for later. The wait sleeps on timers, not blocking the
- * process, and `signal` ends it at once: a cancelled run is not recorded (a job given up on is no run to learn from).
+ * Appends one run under the file's lock, so a trim elsewhere cannot drop it, then trims its key. Without the lock
+ * within `lockWaitMs` (at most 2 s), it appends all the same; a cancel ends the wait at once and records nothing.
  */
-async function appendRun(path, run, { keep = record_KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS, signal } = {}) {
+async function appendRun(path, run, { keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS, signal } = {}) {
     const line = runLine(run);
     if (line === undefined)
         return 'too-long';
@@ -20437,7 +20276,7 @@ async function appendRun(path, run, { keep = record_KEEP_RUNS, lockWaitMs = LOCK
     try {
         if (lock === 'cancelled' || signal?.aborted)
             return 'cancelled';
-        const fd = openRegular(path, APPEND);
+        const fd = openOwn(path, APPEND);
         try {
             (0,external_node_fs_namespaceObject.writeSync)(fd, line);
         }
@@ -20456,18 +20295,7 @@ async function appendRun(path, run, { keep = record_KEEP_RUNS, lockWaitMs = LOCK
             releaseLock(path, lock);
     }
 }
-/**
- * Keeps the last `keep` runs of every key (and drops unreadable lines): the file is rewritten to a temporary file
- * and renamed over the old one under the lock, which appenders take too, so no run appended meanwhile is lost.
- * Without the lock (another process holds it too long) it leaves the file as it is.
- */
-function trimHistory(path, keep = KEEP_RUNS, lockUntil = Date.now() + LOCK_WAIT_MS) {
-    withLock(path, lockUntil, (locked) => {
-        if (locked)
-            trimLocked(path, keep);
-    });
-}
-/** The trim itself, the lock held by the caller. */
+/** Keeps the last `keep` runs of every key (dropping unreadable lines); the caller holds the lock. */
 function trimLocked(path, keep) {
     const { runs } = parseHistory(readTail(path));
     const seen = new Map();
@@ -20483,7 +20311,7 @@ function trimLocked(path, keep) {
         .map((r) => JSON.stringify(r) + '\n')
         .join('');
     // Under a random name, created exclusively: a name another user can guess is a name they can plant a link at.
-    const old = openRegular(path, external_node_fs_namespaceObject.constants.O_RDONLY);
+    const old = openOwn(path, external_node_fs_namespaceObject.constants.O_RDONLY);
     const mode = (0,external_node_fs_namespaceObject.fstatSync)(old).mode & 0o777;
     (0,external_node_fs_namespaceObject.closeSync)(old);
     const { temp, fd } = createTempBeside(path, mode);
@@ -20503,30 +20331,10 @@ function trimLocked(path, keep) {
         throw e;
     }
 }
-/**
- * Runs `fn` holding `<path>.lock` (created exclusively); still without it at `deadline`, runs `fn(false)` anyway.
- * Real time (Date.now), not the wait's clock: the lock is shared with other processes and aged by the file
- * system's modification times, which only the real clock compares with. Synchronous (`history trim` and tests);
- * the wait's own append takes the lock with takeLock, which a cancel can end.
- */
-function withLock(path, deadline, fn) {
-    let fd;
-    while ((fd = tryLock(path)) === 'busy' && Date.now() < deadline)
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, LOCK_POLL_MS);
-    const held = typeof fd === 'number' ? fd : undefined;
-    try {
-        return fn(held !== undefined);
-    }
-    finally {
-        if (held !== undefined)
-            releaseLock(path, held);
-    }
-}
-/** How often a held lock is looked at again. */
 const LOCK_POLL_MS = 2;
 /**
- * Takes `<path>.lock`, trying again every LOCK_POLL_MS on timers until `deadline` (then undefined: not held), or
- * until `signal` aborts (then `cancelled`, at once: the abort wakes the sleep).
+ * Tries on timers until `deadline` (undefined: not held) or until `signal` aborts (`cancelled`, at once). Real time,
+ * not the wait's clock: the lock is shared with other processes and aged by the file system's times.
  */
 async function takeLock(path, deadline, signal) {
     for (;;) {
@@ -20541,7 +20349,7 @@ async function takeLock(path, deadline, signal) {
         await sleep(Math.min(LOCK_POLL_MS, left), signal);
     }
 }
-/** The lock's descriptor; `busy` while another process holds it; undefined when it cannot be taken at all. */
+/** Undefined when it cannot be taken at all. */
 function tryLock(path) {
     const lock = `${path}.lock`;
     for (;;) {
@@ -20560,7 +20368,6 @@ function releaseLock(path, fd) {
     (0,external_node_fs_namespaceObject.closeSync)(fd);
     (0,external_node_fs_namespaceObject.unlinkSync)(`${path}.lock`);
 }
-/** A timer sleep that `signal` cuts short. */
 function sleep(ms, signal) {
     return new Promise((resolve) => {
         const done = () => {
@@ -20587,10 +20394,8 @@ function lockIsStale(lock) {
 
 ;// CONCATENATED MODULE: ./src/smoke/frames.ts
 /**
- * A streamed body cut into events as its bytes arrive, within bounds a hostile server cannot swell: a line longer
- * than MAX_LINE_BYTES, or a body longer than MAX_STREAM_BYTES, ends the stream as an error rather than growing a
- * buffer. SSE (`data:` lines, an event ends at a blank line, `data: [DONE]` ends the stream) or one JSON object a
- * line (Ollama).
+ * A streamed body (SSE, or one JSON object a line for Ollama) cut into events as it arrives, within bounds a hostile
+ * server cannot swell: a line or body too long ends the stream as an error rather than growing a buffer.
  */
 
 /** No event of a token stream comes near this (a final event with its settings is a few KiB). */
@@ -20603,14 +20408,13 @@ class FrameReader {
     partial = [];
     partialBytes = 0;
     total = 0;
-    /** The `data:` lines of the SSE event being read. */
     data = [];
     dataBytes = 0;
     decoder = new TextDecoder('utf-8', { fatal: false });
     constructor(framing) {
         this.framing = framing;
     }
-    /** The frames these bytes complete; reading ends after a `too-long` one. */
+    /** Reading ends after a `too-long` frame. */
     push(chunk) {
         this.total += chunk.length;
         if (this.total > MAX_STREAM_BYTES)
@@ -20639,7 +20443,7 @@ class FrameReader {
         }
         return frames;
     }
-    /** What is left once the body ends: a last line without its line break, an SSE event without its blank line. */
+    /** A last line without its line break, an SSE event without its blank line. */
     end() {
         const last = this.partialBytes === 0 ? [] : this.line(this.decoder.decode(Buffer.concat(this.partial)));
         this.partial = [];
@@ -20685,9 +20489,7 @@ function toFrame(text) {
 
 
 
-/** `312 ms`, as the `ttft-ms` output gives it. */
 const ttftText = (ms) => `${Math.round(ms)} ms`;
-/** `49.8 tokens/s`, as the `decode-tokens-per-second` output gives it. */
 const rateText = (perSecond) => `${perSecond.toFixed(1)} tokens/s`;
 const SOURCE_WORDS = {
     'usage.completion_tokens': "the engine's usage.completion_tokens",
@@ -20696,9 +20498,7 @@ const SOURCE_WORDS = {
     'details.generated_tokens': "the engine's details.generated_tokens",
     chunks: 'the streamed chunks (the engine gave no count)'
 };
-const sourceText = (source) => SOURCE_WORDS[source];
 const smokeLines = {
-    /** Before the first request. */
     start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
         `${request === undefined ? '' : ` (${request})`}, one after another`,
     measured: (index, requests, m) => `Smoke test ${index + 1}/${requests}: first token after ${ttftText(m.ttftMs)}; ${m.tokens} token${m.tokens === 1 ? '' : 's'}` +
@@ -20707,7 +20507,7 @@ const smokeLines = {
         ? undefined
         : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
             `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
-            `tokens counted from ${sourceText(r.source ?? 'chunks')})`
+            `tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']})`
 };
 const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
 function smoke_report_problemText(p, request = 'the generation request') {
@@ -20738,7 +20538,7 @@ function smoke_report_problemText(p, request = 'the generation request') {
             return 'every request got its tokens in one piece: the server did not stream them, so there is no decode rate';
     }
 }
-/** The smoke test's failure or warning, for an endpoint (`url` for a fleet's). */
+/** `url` for a fleet's endpoint. */
 function smokeProblemMessage(r, url) {
     const at = url === undefined ? '' : ` of ${url.href}`;
     const done = r.measurements.length;
@@ -20757,7 +20557,6 @@ function throughputRegressionText(t) {
     return (`Decode rate ${rateText(t.now)}, ${t.percentBelow.toFixed(1)}% below the median of ${rateText(t.usual)} ` +
         `of the last ${t.runs} run${t.runs === 1 ? '' : 's'} with a smoke test${cause}.`);
 }
-/** The job summary's rows for the smoke test of the endpoint the summary describes; none without one. */
 function smokeRows(outcome) {
     const r = outcome.smoke;
     if (r === undefined)
@@ -20770,7 +20569,7 @@ function smokeRows(outcome) {
         ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
         [
             'Decode rate (smoke test)',
-            `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${sourceText(r.source ?? 'chunks')}` +
+            `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']}` +
                 `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
         ],
         ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
@@ -20809,13 +20608,11 @@ function loadHistory(file, key, offNotice) {
     }
 }
 /**
- * Compares the finished run with the earlier ones, then appends it, waiting for the file's lock at most
- * `lockWaitMs`. A regression is told only against at least `minRuns` earlier ready runs: against one, a cold page
- * cache beside a warm one is a regression every time. The smoke test's decode rate is held to the same `minRuns`,
- * against `throughputThresholdPercent`. A cancel (`signal`) while it waits for the lock ends the wait at once, and the
- * run is not recorded: the gate then ends the run cancelled, and a ready line for it would be a false one.
+ * Compares the finished run (startup and decode rate) with the earlier ones, then appends it, waiting for the
+ * file's lock at most `lockWaitMs`. A regression needs `minRuns` earlier runs: against one, a cold page cache beside
+ * a warm one is a regression every time. A cancel while it waits for the lock leaves the run unrecorded.
  */
-async function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, throughputThresholdPercent = 15, signal) {
+async function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, signal) {
     const r = regression(history.earlier, run);
     const slower = throughputRegression(history.earlier, run);
     const drift = envDrift(history.earlier, run);
@@ -20836,16 +20633,13 @@ async function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, th
         regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? regressionText(r) : undefined,
         drift: drift.length ? driftWarning(drift) : undefined,
         usualDecodeTokensPerSecond: slower?.usual,
-        throughputRegression: slower !== undefined && slower.runs >= minRuns && slower.percentBelow > throughputThresholdPercent
+        throughputRegression: slower !== undefined && slower.runs >= minRuns && slower.percentBelow > thresholdPercent
             ? throughputRegressionText(slower)
             : undefined,
         notices
     };
 }
-/**
- * The earlier runs of this server's key, its notices and warnings said. A `history-key` that was given is each
- * fleet server's own, by its URL.
- */
+/** The earlier runs of this server's key (a fleet's servers each their own), its notices said. */
 function openHistory(settings, server, deps) {
     const auto = settings.historyFile === HISTORY_AUTO;
     const urls = server.targets.map((t) => t.url.href).join('\n');
@@ -20867,10 +20661,7 @@ function openHistory(settings, server, deps) {
         deps.warn(w, 'history');
     return history;
 }
-/**
- * The wait is over: this run against the earlier ones (warnings for a regression and a changed environment), then
- * recorded, unless a cancel comes first (`deps.cancel`, also while the history's lock is waited for).
- */
+/** This run against the earlier ones (regression, changed environment), then recorded unless a cancel comes first. */
 async function finishHistory({ settings, outcome, facts, profile, history, deps, readyAt }) {
     const phases = profile.finish(readyAt);
     const engineLabel = profile.label;
@@ -20896,7 +20687,7 @@ async function finishHistory({ settings, outcome, facts, profile, history, deps,
         ...smokeRecord(outcome, settings)
     };
     // a history file another job holds locked must not keep this one past its deadline
-    const findings = await recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, settings.regressionThresholdPercent, deps.cancel?.signal);
+    const findings = await recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, deps.cancel?.signal);
     if (findings.regression !== undefined && !settings.failOnRegression)
         deps.warn(findings.regression, 'regression');
     if (findings.throughputRegression !== undefined && !settings.failOnRegression)
@@ -20908,10 +20699,7 @@ async function finishHistory({ settings, outcome, facts, profile, history, deps,
     return { engineLabel, phases, usualPhaseSeconds, ...findings };
 }
 const run_history_round1 = (x) => Math.round(x * 10) / 10;
-/**
- * The `env-report` snapshot as the history keeps it: a credential never as its value, but as a keyed hash
- * (history/fingerprint.ts), so that a changed one is still told; unset variables are absent.
- */
+/** The `env-report` as history keeps it: a credential as a keyed hash, so that a change is still told. */
 function envRecord(entries, history) {
     let key = null;
     const masked = (e) => {
@@ -21018,12 +20806,8 @@ function namedEntries(list, key) {
         return undefined;
     return entries.flatMap((e) => (str(e[key]) === undefined ? [] : [{ id: str(e[key]) }]));
 }
-/**
- * An error in a 200's clothing: OpenAI-style `{"object": "error", \u2026}` (vLLM, SGLang) or any object with an
- * `error` (Ollama, TGI, llama.cpp). Never a model list nor a completion, whatever else it carries.
- */
+/** An error in a 200's clothing: `{"object": "error"}` (vLLM, SGLang) or an `error` (Ollama, TGI, llama.cpp). */
 const isErrorObject = (o) => o.object === 'error' || (o.error !== undefined && o.error !== null);
-/** Reads the model list from a body's JSON, trying each known shape in turn; undefined when none fits. */
 function readModelList(json) {
     if (!model_lists_isObject(json) || isErrorObject(json))
         return undefined;
@@ -21079,7 +20863,6 @@ const GENERATION_ROUTES = [
         completed: (json) => typeof json.generated_text === 'string'
     }
 ];
-/** The generation route for a model-list URL and the server's base URL, or undefined when none is known. */
 function generationRoute(url) {
     for (const route of GENERATION_ROUTES) {
         const m = route.listPath.exec(url.pathname);
@@ -21091,11 +20874,8 @@ function generationRoute(url) {
 
 ;// CONCATENATED MODULE: ./src/engines/match.ts
 /**
- * Finds `wanted` among the listed models, from the strictest fit to the loosest: an id equal to it; equal but
- * for case; ending with `/<wanted>` (a path or an `org/name` repo id); containing it (so `kimi` finds
- * `/shared/kimi-k2.5-int4`). The first kind of fit that finds exactly one id wins; one that finds several is
- * ambiguous, since `llama-3.1-8b` among `llama-3.1-8b-instruct-lora-sql` and `llama-3.1-8b-instruct` would pick
- * whichever the server lists first, and `model-id` would then point the benchmark at it.
+ * From the strictest fit to the loosest: equal, equal but for case, ending with `/<wanted>`, containing it. The
+ * first fit that finds one id wins; several are ambiguous, since picking the first listed would be a guess.
  */
 function matchModel(models, wanted) {
     const exact = models.find((m) => m.id === wanted);
@@ -21117,13 +20897,8 @@ function matchModel(models, wanted) {
     }
     return { kind: 'missing' };
 }
-/** How a found model fits: `exact` for an id equal to it, but for case, or ending with `/<wanted>`; else `partial`. */
 const matchKind = (how) => how === 'contains' ? 'partial' : 'exact';
-/**
- * The listed id nearest to `wanted` (the fewest single-character edits, ignoring case), for a message that says
- * what the server serves instead: "kimi-k2" against ["Qwen/Qwen3-8B", "kimi-k2.5"] names "kimi-k2.5". Ids and
- * `wanted` are cut to 200 characters, so a hostile list cannot make this slow: 50 ids at most are compared.
- */
+/** The listed id fewest edits away, ignoring case; cut to 50 ids of 200 characters so a hostile list cannot slow it. */
 function nearestModel(ids, wanted) {
     let best;
     const w = wanted.toLowerCase().slice(0, 200);
@@ -21146,21 +20921,15 @@ function editDistance(a, b) {
 }
 
 ;// CONCATENATED MODULE: ./src/wait/assess.ts
-/**
- * Judges one probe's result against what the settings expect: ready, keep waiting, or stop now. The judgement is
- * data (src/facts/answer.ts); src/report/answer-report.ts words it.
- */
+/** Judges one probe's result against what the settings expect: ready, keep waiting, or stop now (as data). */
 
 
 
 
 
 
-/** Whether two answers are the same answer (fields left out and fields undefined are alike). */
+/** Whether two answers (or two parts of them) are the same: fields left out and fields undefined are alike. */
 function sameAnswer(a, b) {
-    return sameData(a, b);
-}
-function sameData(a, b) {
     if (a === b)
         return true;
     if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
@@ -21169,7 +20938,7 @@ function sameData(a, b) {
         return false;
     const x = a;
     const y = b;
-    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameData(x[k], y[k]));
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => sameAnswer(x[k], y[k]));
 }
 const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
 /** Codes told in the same words are the same answer. */
@@ -21247,10 +21016,7 @@ function assess(result, expect, regexLimitMs = 1_000) {
     }
     return judged({ state: 'ready', ...answered }, { modelId, modelMatch });
 }
-/**
- * OpenSSL's words when the first bytes back are not TLS: a plain HTTP server answering a TLS hello with a
- * 400 page (`wrong version number`, or `packet length too long` from some servers).
- */
+/** OpenSSL's words when a plain HTTP server answers a TLS hello (`wrong version number`, `packet length too long`). */
 const PLAIN_HTTP = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
 function assessError(result) {
     const judged = (answer, extra = {}) => ({
@@ -21278,10 +21044,7 @@ function assessError(result) {
     const said = hasWords(result.code, proxy !== undefined) ? undefined : result.message;
     return judged({ state, status: result.status, error, proxy, said });
 }
-/**
- * Whether the report tells an error code in words of its own (else the answer quotes its message): a proxy's
- * (`viaProxy`: a `PROXY_<code>`) by what the proxy did, or failing that by the code's own words.
- */
+/** Whether the report words an error code itself (else it quotes the message); a proxy's by what the proxy did. */
 function hasWords(code, viaProxy) {
     const worded = (codes, c) => codes.includes(c);
     if (!viaProxy)
@@ -21294,10 +21057,7 @@ const MAX_NAMED_MODELS = 10;
 /** Ambiguous-model candidates named (annotation, summary, `check`, `--json`); the rest are counted. */
 const MAX_CANDIDATES = 20;
 const MAX_ID_CHARS = 200;
-/**
- * An answer's model ids kept past the probe (its `models`, the `models` output): a fleet of servers listing
- * 40,000 models each would otherwise hold hundreds of thousands of strings and write an output of megabytes.
- */
+/** Model ids kept past the probe: 40,000 listed by each of a fleet's servers must not make an output of megabytes. */
 const MAX_KEPT_MODELS = 1000;
 
 ;// CONCATENATED MODULE: ./src/wait/generation-check.ts
@@ -21352,10 +21112,7 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
 ;// CONCATENATED MODULE: ./src/engines/readiness.ts
 
 
-/**
- * The failed load in a Triton repository index: of `model` when given (any version), else of any model (a
- * server with no model named is not ready while any failed). Undefined: none failed, or not an index.
- */
+/** The failed load in a Triton repository index, of `model` (any version), or of any model without one. */
 function loadFailureIn(json, model) {
     if (!Array.isArray(json))
         return undefined;
@@ -21373,7 +21130,6 @@ function loadFailureIn(json, model) {
     }
     return undefined;
 }
-/** Each engine's `pick` of its record, by engine. */
 const byEngine = (pick) => Object.fromEntries(ENGINE_RECORDS.map((r) => [r.name, pick(r)]));
 const ENGINE_READINESS = byEngine((r) => r.readiness);
 const ENGINE_LOAD_FAILURES = byEngine((r) => r.loadFailure);
@@ -21383,27 +21139,21 @@ const DEAD_ENGINE_ANSWERS = byEngine((r) => r.deadAnswer);
 const SERVES_ONE_MODEL = byEngine((r) => r.servesOneModel);
 /** How many dead-engine answers in a row end the wait: one could be a single request's failure. */
 const DEAD_ANSWERS_IN_A_ROW = 3;
-/**
- * Whether a model list is llama.cpp's router mode's (tools/server/server-models.cpp: each entry has a `status`
- * object, unloaded \u2192 loading \u2192 loaded): it loads other models when asked, so a list without the model may change.
- */
+/** llama.cpp's router mode (tools/server/server-models.cpp: a `status` per entry) loads other models when asked. */
 function listsAsRouter(json) {
     const data = json?.data;
     return Array.isArray(data) && data.some((e) => typeof e?.status === 'object');
 }
-/** The list paths whose prefix is the server's base (a proxy prefix before them is kept). */
+/** What precedes these is the server's base (a proxy prefix is kept). */
 const LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps|v2\/health\/ready|v2\/models\/[^/]+(\/ready)?)\/?$/;
-/** The server's base for a model-list (or health) `url`: its origin and any proxy prefix before the known path. */
 function serverBase(url) {
     const m = LIST_PATH.exec(url.pathname);
     return `${url.origin}${m ? url.pathname.slice(0, m.index) : ''}`;
 }
-/** The URL of one readiness `check` for a model-list `url`, naming `model` where the route names one. */
 function readinessCheckUrl(check, url, model) {
     const path = model === undefined ? (check.withoutModel ?? check.path) : check.path.replace('{model}', encodeURIComponent(model));
     return new URL(`${serverBase(url)}${path}`);
 }
-/** Whether a readiness answer (`status`, its JSON body) says ready. */
 function saysReady(ready, status, json) {
     if (!ready.statuses.includes(status))
         return false;
@@ -21415,10 +21165,8 @@ function saysReady(ready, status, json) {
 
 ;// CONCATENATED MODULE: ./src/wait/engine-readiness.ts
 /**
- * An endpoint's engine's own word on readiness (src/engines/readiness.ts): its readiness routes asked in order
- * once the model is listed, paced as each route needs (SGLang's /health: one at a time, once a second at most, for
- * all the endpoints of one server); `load: true` waking a sleeping engine; a failed load (Triton's repository
- * index) and a dead engine core told as fatal answers.
+ * An engine's own word on readiness once the model is listed: its readiness routes, paced per server (SGLang's
+ * /health: one at a time, once a second at most); `load` waking a sleeping engine; a failed load, a dead core.
  */
 
 
@@ -21537,21 +21285,13 @@ function engineReadiness(o) {
 }
 
 ;// CONCATENATED MODULE: ./src/engines/load.ts
-/**
- * Load on demand (`load: true`): servers that list models they have not loaded, and the request that asks one to
- * load, as each engine's record says (its `load`): llama.cpp's router mode lists every model file as "unloaded" and
- * loads one by its listed id; Ollama's `/api/ps` lists the models in memory and loads one on a generate request
- * (see the research notes on model servers).
- */
+/** Load on demand (`load: true`): the request that asks a server to load the model, from each record's `load`. */
 
 
-/** The model-list paths, after which the server's base ends (a proxy prefix before them is kept). */
+/** What precedes these is the server's base (a proxy prefix is kept). */
 const load_LIST_PATH = /\/(v1\/models|models|api\/ps)\/?$/;
 const LOADS = ENGINE_RECORDS.flatMap((r) => (r.load === undefined ? [] : [r.load]));
-/**
- * What asks the server at `url` to load the model, given its last answer; undefined when the answer shows no
- * model waiting to be asked for (loaded, loading, or not a server that loads on demand).
- */
+/** Undefined when the answer shows no model waiting to be asked for. */
 function loadRequest(url, answer, model) {
     const m = load_LIST_PATH.exec(url.pathname);
     if (m === null || answer.status !== 200 || model === undefined || answer.models === undefined)
@@ -21572,30 +21312,22 @@ function loadRequest(url, answer, model) {
 
 ;// CONCATENATED MODULE: ./src/wait/schedule.ts
 /**
- * When the next HTTP probe goes out while the server answers but is not ready yet (503 while loading, a list
- * without the model, /health 503 through a warm-up). Pure: a function of the state the loop hands it, so that it is
- * tested on a fake clock. Connections refused are not its concern: the port watch stands in for probes then.
+ * When the next HTTP probe goes out while the server answers but is not ready. Pure, for a fake clock. Refused
+ * connections are not its concern: the port watch stands in for probes then.
  */
 /** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
 const DENSE_MS = 200;
-/**
- * How far before the expected moment dense probes begin: a share of the expected load (its length varies from run
- * to run by about that much), and at least half a second (the estimate itself is known to a tenth of a second).
- */
+/** Dense probes begin a share of the expected load before it (it varies by that much), at least half a second. */
 const LEAD_MIN_MS = 500;
 const LEAD_SHARE = 0.2;
-/**
- * Without an expected moment the gap grows with the time the server has been loading (a quarter of it): a load
- * that has taken 2 s is probed every 500 ms, one that has taken 20 s every `interval`. The lag stays a share of
- * the load, and the requests grow with its logarithm, not its length.
- */
+/** Without an expected moment the gap is a quarter of the load so far: the lag stays a share of it. */
 const BACKOFF_SHARE = 0.25;
 /** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
 const MIN_GAP_MS = 50;
 /** The moment the next probe goes out (never past the deadline). */
 function nextProbeAt(s) {
     const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
-    const pace = s.mode === 'fixed' ? s.sentAt + s.intervalMs : s.sentAt + adaptiveGap(s);
+    const pace = s.sentAt + adaptiveGap(s);
     // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
     return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
 }
@@ -21625,11 +21357,8 @@ function gapBy(s, answeringSince, readyAt) {
     return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE);
 }
 /**
- * The least time between a probe and the next one a burst of new log lines brings forward. Lines come in bursts
- * as an engine moves from one step to the next, and the last step's burst is its ready line, whatever its words:
- * a probe soon after each sees a server that turned ready without a line we recognise within this time. Spaced so
- * that a progress bar redrawn all through a long load costs at most five requests a second, each a few
- * microseconds' work for the server.
+ * The least gap before a probe brought forward by new log lines: the last burst of an engine's start is its ready
+ * line, whatever its words; a progress bar redrawn all through a load costs at most five requests a second.
  */
 const LOG_BURST_GAP_MS = 200;
 /** The next probe, brought forward by new log lines read at `now` (never later than it was, never past it). */
@@ -21638,17 +21367,12 @@ function probeOnLogLines(sentAt, now, nextAt) {
 }
 
 ;// CONCATENATED MODULE: ./src/wait/cannot-change.ts
-/**
- * States that waiting cannot change, as decisions on the loop's answers: a one-model engine listing another model
- * (`wrong-model`), and an engine whose generations keep answering its own dead-engine error (`engine-dead`).
- * Each turns the answer that settles it into a fatal one; the loop then ends with its reason.
- */
+/** States waiting cannot change (`wrong-model`, `engine-dead`): each turns the answer that settles it fatal. */
 
 
 /**
- * `afterMs` (0: never) of the same list without `model`, counted from its first such answer,
- * from an engine that `servesOneModel()` says serves the models it was started with (vLLM, SGLang, TGI,
- * llama.cpp outside router mode). A list that changes, or an engine not known to serve one model, starts over.
+ * `afterMs` (0: never) of the same list without `model` from an engine that serves only the models it was started
+ * with (vLLM, SGLang, TGI, llama.cpp outside router mode); a list that changes starts over.
  */
 function wrongModelWatch(afterMs, servesOneModel) {
     let since;
@@ -21698,10 +21422,7 @@ function deadEngineStreak() {
 
 
 
-/**
- * A timeline keeps this many first and this many last changes, and counts those between: a model list that
- * changes on every probe must not grow memory, the log and the summary without limit.
- */
+/** A timeline keeps this many first and last changes: a list changing on every probe must not grow it without limit. */
 const TIMELINE_ENDS = 20;
 function addChange(timeline, entry) {
     timeline.push(entry);
@@ -21717,7 +21438,6 @@ async function waitForModel(opts, deps) {
     const deadline = start + opts.timeoutMs;
     const timeline = [];
     let attempts = 0;
-    let streak = 0;
     let last;
     let models = [];
     let firstResponseMs;
@@ -21752,7 +21472,7 @@ async function waitForModel(opts, deps) {
         timeline,
         ...(reason === 'ready' ? { readySeenAt, notReadySentAt } : {})
     });
-    const wrongModel = wrongModelWatch(opts.wrongModelAfterMs ?? 0, () => deps.servesOneModel?.() ?? false);
+    const wrongModel = wrongModelWatch(opts.wrongModelAfterMs, () => deps.servesOneModel?.() ?? false);
     const deadStreak = deadEngineStreak();
     const halted = () => deps.halter?.halted;
     const signal = deps.halter?.signal;
@@ -21789,7 +21509,7 @@ async function waitForModel(opts, deps) {
         }
         const failedBefore = generationFailed;
         generationFailed = false;
-        if (assessment.state === 'ready' && streak + 1 >= opts.successThreshold && deps.generate) {
+        if (assessment.state === 'ready' && deps.generate) {
             const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
             const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
             if ((halt = halted()))
@@ -21834,13 +21554,11 @@ async function waitForModel(opts, deps) {
         last = assessment;
         if (assessment.state === 'fatal')
             return finish(assessment.fatalReason ?? 'timeout');
-        streak = assessment.state === 'ready' ? streak + 1 : 0;
-        if (streak === 1)
+        if (assessment.state === 'ready') {
             readySeenAt = now;
-        if (streak === 0)
-            notReadySentAt = sentAt;
-        if (streak >= opts.successThreshold)
             return finish('ready');
+        }
+        notReadySentAt = sentAt;
         if (opts.once)
             return finish(generationFailed ? 'generation-failed' : 'timeout');
         const { refused } = probed;
@@ -21858,7 +21576,6 @@ async function waitForModel(opts, deps) {
         else {
             answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined;
             const next = nextProbeAt({
-                mode: opts.schedule ?? 'fixed',
                 intervalMs: opts.intervalMs,
                 sentAt,
                 now,
@@ -21879,10 +21596,7 @@ async function waitForModel(opts, deps) {
     }
 }
 const MIN_PROBE_GAP_MS = 50;
-/**
- * An answer as the timeline keeps it: the ids it names cut as its words cut them. The timeline keeps up to
- * 2 \u00d7 TIMELINE_ENDS + 1 answers, and a list of long ids changing on every probe must not keep each id whole in each.
- */
+/** An answer as the timeline keeps it: the ids it names cut as its words cut them. */
 function keptAnswer(answer) {
     const nested = (n) => n && { ...n, answer: keptAnswer(n.answer) };
     return {
@@ -21893,9 +21607,8 @@ function keptAnswer(answer) {
     };
 }
 /**
- * One probe, judged. Only the judgement and the few facts the schedule needs leave this function: the answer
- * itself (up to 1 MiB of text and its parsed JSON) must not stay reachable through the loop's sleep, or a fleet
- * of servers answering near the cap would hold one such answer each until its next probe.
+ * One probe, judged. Only the judgement leaves: the answer (up to 1 MiB and its JSON) must not stay reachable
+ * through the loop's sleep, once per server of a fleet.
  */
 async function probeOnce(deps, expect, sentAt, budgetMs, signal) {
     const result = await deps.probe(budgetMs, signal);
@@ -21958,7 +21671,9 @@ function withGeneration(listed, check) {
 async function waitForEndpoint({ url, generation }, server, { halter, prefix, settled }) {
     const { settings, deps, log, profile } = server;
     const { clock } = deps;
-    const tls = clientSettings(settings, server.collector);
+    // what every HTTP client of a wait shares: TLS settings, the secrets to mask, the collection of their bodies
+    const { caCert, insecureTls, secrets } = settings;
+    const tls = { caCert, insecureTls, secrets, collector: server.collector };
     // the deadline counts from the wait's start (the action's: its process start); what is left of it bounds the
     // wake-up and the load requests, which may take it all (the weights go back to the GPU meanwhile)
     const waitStart = deps.startedAt ?? clock.now();
@@ -22016,17 +21731,7 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
             .then((result) => deps.debug?.(`${prefix}${request.url.pathname}: ${probeLine(result)}`));
     };
     try {
-        const outcome = await waitForModel({
-            expect: expectation(settings),
-            intervalMs: settings.intervalMs,
-            timeoutMs: settings.timeoutMs,
-            requestTimeoutMs: settings.requestTimeoutMs,
-            successThreshold: settings.successThreshold,
-            progressIntervalMs: settings.progressIntervalMs,
-            schedule: settings.schedule,
-            once: deps.once,
-            wrongModelAfterMs: settings.wrongModelAfterMs
-        }, {
+        const outcome = await waitForModel({ ...settings, expect: expectation(settings), once: deps.once }, {
             probe,
             generate: generator ? generator.generate : undefined,
             engineReady: (modelId, timeoutMs, signal) => readiness.check(engineOf(), modelId ?? settings.model, timeoutMs, signal),
@@ -22039,9 +21744,9 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
             halter,
             portWatch: deps.once ? undefined : server.ports.watchFor(url),
             readyLine: server.readyLine,
+            logLines: server.logLines,
             readyAt: server.readyAt,
             usualAnsweringMs: server.usualAnsweringMs,
-            logLines: server.logLines,
             clock,
             startedAt: deps.startedAt,
             onEvent: (e) => {
@@ -22053,9 +21758,7 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
                     deps.log(`${prefix}${eventLine(e, startup)}`);
             }
         });
-        // its own end, not a halt's: the others' waits may end for it
-        if (halter.halted === undefined)
-            settled?.(url, outcome);
+        settled({ ...outcome, url });
         // ready on a listed id that only contains `model` (`model-match: partial`): said, as it may be another version
         const matched = outcome.ready ? outcome.last : undefined;
         if (matched?.modelMatch === 'partial' && settings.model !== undefined && matched.modelId !== undefined)
@@ -22066,82 +21769,39 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
         await Promise.all([prober.close(), generator?.close(), readiness.close(), loader?.close()]);
     }
 }
-/**
- * What every HTTP client of a wait shares: its TLS settings, the secrets to mask in answers as they arrive, and
- * the collection of what their bodies leave.
- */
-const clientSettings = ({ caCert, insecureTls, secrets }, collector) => ({
-    caCert,
-    insecureTls,
-    secrets,
-    collector
-});
 
 ;// CONCATENATED MODULE: ./src/wait/fleet-tally.ts
 
-function fleetTally(size, minReady) {
-    let ready = 0;
-    let failed = 0;
-    return {
-        settled(url, isReady, reason) {
-            if (isReady) {
-                ready++;
-                // all of them: the last one settles nothing that is still waiting
-                return minReady < size && ready === minReady
-                    ? { reason: 'cancelled', detail: gateLines.fleetEnough(ready, size, minReady) }
-                    : undefined;
-            }
-            failed++;
-            // a timeout is every endpoint's deadline at once: it ends nobody else's wait sooner
-            if (reason === 'timeout' || failed <= size - minReady)
-                return undefined;
-            return {
-                reason: 'cancelled',
-                detail: minReady === size
-                    ? gateLines.fleetStopped(url, reason)
-                    : gateLines.fleetShort(url, reason, failed, size, minReady)
-            };
-        },
-        get ready() {
-            return ready >= minReady;
-        }
-    };
-}
 /**
- * The endpoint the scalar outputs describe: once the fleet is ready (`minReady` of its endpoints; all of them
- * unless told), the one ready last; else the first to fail on its own account, not one `halted` because another
- * had failed or enough were ready.
+ * The endpoint the scalar outputs describe: once every endpoint is ready, the one ready last; else the first to
+ * fail on its own account, not one `halted` because another had failed.
  */
-function reportedEndpoint(results, halted = () => false, minReady = results.length) {
-    const ready = results.filter((r) => r.ready);
-    if (ready.length >= Math.min(minReady, results.length))
-        return ready.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
+function reportedEndpoint(results, halted = () => false) {
+    if (results.every((r) => r.ready))
+        return results.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
     const failed = results.filter((r) => !r.ready && !halted(r));
     const candidates = failed.length > 0 ? failed : results.filter((r) => !r.ready);
     return candidates.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
 }
 /**
- * A fleet's endpoints' halters held to its tally: each endpoint's end is told (`settled`, by its index); the halt
- * the tally decides ends those still waiting (a ready one's smoke test and report go on), and `halted` tells an
- * endpoint halted so from one that failed on its own account.
+ * A fleet's halters held together: the first failure of its own (`settled`, by index) ends those still waiting, and
+ * `halted` tells an endpoint halted so from one that failed on its own account.
  */
-function fleetStops(halters, minReady) {
-    const tally = fleetTally(halters.length, minReady);
+function fleetStops(halters) {
     const done = halters.map(() => false);
-    const halts = new Set();
+    let stop;
     return {
         settled(i, { url, ready, reason }) {
             done[i] = true;
-            // halted by the fleet: its end is the fleet's doing, not its own
-            if (halters[i].halted !== undefined)
+            // halted by the fleet: its end is the fleet's doing, not its own; a timeout is every endpoint's deadline at
+            // once: it ends nobody else's wait sooner
+            if (halters[i].halted !== undefined || ready || reason === 'timeout')
                 return;
-            const halt = tally.settled(url, ready, reason);
-            if (halt === undefined)
-                return;
-            halts.add(halt);
+            const halt = { reason: 'cancelled', detail: gateLines.fleetStopped(url, reason) };
+            stop = halt;
             halters.forEach((h, j) => void (done[j] || h.halt(halt)));
         },
-        halted: (r) => r.halt !== undefined && halts.has(r.halt)
+        halted: (r) => r.halt !== undefined && r.halt === stop
     };
 }
 
@@ -22151,7 +21811,6 @@ function fleetStops(halters, minReady) {
 const count = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
 /** Greedy decoding of this prompt writes numbers until the token limit: no early end of text. */
 const streams_PROMPT = 'Count from 1 to 1000, separated by commas: 1, 2, 3,';
-/** `{"error": \u2026}` in any engine's shape, in words; undefined when the event is no error. */
 function errorText(event) {
     const e = event.error;
     if (e === undefined || e === null)
@@ -22162,7 +21821,6 @@ function errorText(event) {
         return e.message;
     return JSON.stringify(e).slice(0, 200);
 }
-/** What one event of a route's stream says: the engine's error, in any engine's shape, or the route's own reading. */
 function readEvent(route, event) {
     const error = errorText(event);
     return error === undefined ? route.read(event) : { error };
@@ -22259,10 +21917,8 @@ const STREAM_ROUTES = {
     }
 };
 /**
- * The streamed generation for an endpoint: by its model-list path (the part before it is the server's base, a
- * proxy prefix kept), else by the engine's own (its record's `stream`) at the URL's origin; llama.cpp, once known,
- * by its own `/completion`.
- * `none`: why no text generation is known there (Triton, TorchServe, KServe, an unknown path and engine).
+ * By the endpoint's model-list path, else by the engine's record at the URL's origin; llama.cpp, once known, by
+ * its own `/completion`. `none`: why no text generation is known there.
  */
 function streamRoute(url, engine) {
     const found = generationRoute(url);
@@ -22270,7 +21926,7 @@ function streamRoute(url, engine) {
         const name = found.route.name === 'openai' && engine === 'llamacpp' ? 'llamacpp' : found.route.name;
         return { route: STREAM_ROUTES[name], base: found.base };
     }
-    const name = engine === undefined ? undefined : engines_ENGINES[engine].stream;
+    const name = engine === undefined ? undefined : ENGINES[engine].stream;
     if (name !== undefined)
         return { route: STREAM_ROUTES[name], base: url.origin };
     return engine === undefined ? { none: 'unknown-route' } : { none: 'no-text-generation', engine };
@@ -22278,16 +21934,14 @@ function streamRoute(url, engine) {
 
 ;// CONCATENATED MODULE: ./src/smoke/measure.ts
 /**
- * The throughput smoke test: once the server is ready, a few streamed generation requests one after another, each
- * timed from the request to its first token (TTFT) and from its first token to its last (the decode rate). Tokens
- * are counted by the engine's own figure where its stream gives one, else as the chunks that carried text.
+ * The throughput smoke test: a few streamed generations one after another, each timed to its first token (TTFT) and
+ * from there to its last (the decode rate), counted by the engine's own figure, else by the chunks.
  */
 
 
 
 
 
-/** Runs the smoke test against one endpoint, within `settings.timeoutMs` in all; `signal` ends it at once. */
 async function smokeTest(target, settings, deps) {
     const found = streamRoute(target.url, target.engine);
     if ('none' in found)
@@ -22340,7 +21994,6 @@ async function smokeTest(target, settings, deps) {
         ...(problem === undefined ? {} : { problem })
     };
 }
-/** One streamed request, read as it arrives, bounded by `timeoutMs`, the frame reader's caps and `signal`. */
 async function measureOne(client, route, body, base, target, settings, timeoutMs, deps) {
     const { clock } = deps;
     const frames = new FrameReader(route.framing);
@@ -22349,7 +22002,7 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
     let chunks = 0;
     let counted;
     let problem;
-    /** Reads the frames; false once the stream has said all it will (its end, an error, a frame too long). */
+    /** False once the stream has said all it will. */
     const take = (list, at) => {
         for (const frame of list) {
             if (frame.kind === 'done')
@@ -22412,13 +22065,8 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
         ...(tokens >= 2 && decodeMs >= MIN_DECODE_MS ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {})
     };
 }
-/**
- * A server may count a token or two more than asked for (an end-of-sequence token, a stop string), no more: an
- * engine's count above the tokens asked for + TOKEN_MARGIN, below the chunks that carried text, or not a whole number
- * (1e308, 2^53) is not believed, and the chunks are counted instead.
- */
+/** A server may count a token or two more than asked for (an end-of-sequence token), no more. */
 const TOKEN_MARGIN = 8;
-/** The clock's smallest span a decode rate is divided by. */
 const MIN_DECODE_MS = 1;
 function plausibleTokens(counted, chunks, requested) {
     const most = requested + TOKEN_MARGIN;
@@ -22463,7 +22111,7 @@ class JobEndStateError extends Error {
     value;
     form;
     constructor(
-    /** The state's name, and where in it (the variable is `STATE_servers`). */
+    /** Where in the state: `servers[0].pid`. */
     stateName, value, 
     /** The form the main step writes. */
     form) {
@@ -22474,10 +22122,7 @@ class JobEndStateError extends Error {
         this.name = 'JobEndStateError';
     }
 }
-/**
- * The saved entries (`get` returns '' for a name not saved): none when the main step saved nothing. A value that
- * is not a JSON list of at most MAX_SERVERS entries throws JobEndStateError; each entry is read by `readServerEndState`.
- */
+/** The saved entries, each to be read by `readServerEndState`; none when the main step saved nothing. */
 function readJobEndState(get) {
     const text = get(NAME);
     if (text === '')
@@ -22497,14 +22142,11 @@ function readJobEndState(get) {
 const PID_MAX = 4_194_304;
 const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MARKER_FORM = /^[0-9a-f]{32}$/;
-const CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
-/** A path as `log-file` takes it (relative to the workspace, as the post step runs there too): no control character, at most PATH_MAX. */
+const job_end_CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
+/** A path as `log-file` takes it (the post step runs in the workspace too): no control character, at most PATH_MAX. */
 // eslint-disable-next-line no-control-regex
 const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
-/**
- * Server `i`'s entry of the saved list, read back; undefined when it has nothing to stop. A value in any other
- * form than the one `serverEndState` writes throws JobEndStateError.
- */
+/** Server `i`'s entry, read back in the form `serverEndState` writes; undefined when it has nothing to stop. */
 function readServerEndState(entry, i) {
     if (entry === null)
         return undefined;
@@ -22528,17 +22170,17 @@ function readServerEndState(entry, i) {
             throw new JobEndStateError(`${at}.${name}`, shown(v), form);
         return v;
     };
-    const timeoutMs = whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647');
-    const logFile = matching('logFile', PATH_FORM, 'a path without control characters, or none');
-    const logLines = whole('logLines', 0, 1000, 'a whole number from 0 to 1000');
+    const common = {
+        timeoutMs: whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
+        logFile: matching('logFile', PATH_FORM, 'a path without control characters, or none'),
+        logLines: whole('logLines', 0, 1000, 'a whole number from 0 to 1000')
+    };
     if (saved.kind === 'container')
         return {
             kind: 'container',
-            container: matching('container', CONTAINER_FORM, 'a container id or name', false),
+            container: matching('container', job_end_CONTAINER_FORM, 'a container id or name', false),
             socket: matching('socket', PATH_FORM, 'a socket path without control characters', false),
-            timeoutMs,
-            logFile,
-            logLines
+            ...common
         };
     if (saved.kind !== 'process')
         throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process" or "container"');
@@ -22548,9 +22190,7 @@ function readServerEndState(entry, i) {
         startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
         bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
         runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
-        timeoutMs,
-        logFile,
-        logLines
+        ...common
     };
 }
 /** A saved value as the refusal shows it. */
@@ -22561,7 +22201,6 @@ const shown = (v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v
 
 
 
-/** The message a failed wait ends with: what was expected, what the server last said, how long and how often. */
 function failureMessage(outcome, ctx) {
     const last = outcome.last;
     const words = last && answer_report_answerWords(last.answer);
@@ -22608,11 +22247,10 @@ const STOPPED_BY_ANSWER = [
     'wrong-model',
     'engine-dead'
 ];
-/** Ends text with a full stop unless it already ends a sentence (server messages often do). */
+/** Server messages often end a sentence already. */
 const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 ;// CONCATENATED MODULE: ./src/report/annotation-titles.ts
-/** The warning an `insecure-tls: true` run gives (the action's annotation, the command's warning line). */
 const INSECURE_TLS_WARNING = "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place";
 const NOTE_TITLES = {
     'server-lost': 'Model server stopped answering',
@@ -22632,10 +22270,7 @@ const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 const markdown_cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
-/**
- * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
- * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
- */
+/** Server or log text as literal Markdown (before `cell`): no HTML, emphasis, code span, link or autolink. */
 function mdText(text) {
     return text
         .replace(/[\\`*_~[\]]/g, '\\$&')
@@ -22647,7 +22282,6 @@ function mdText(text) {
 }
 /** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
 const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
-/** The title of a server log's last lines (the log, both job summaries). */
 function markdown_logTailTitle(tail, file = 'the log') {
     return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
 }
@@ -22659,19 +22293,11 @@ function markdown_fenced(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
-/**
- * The outputs: every one of action.yml's outputs as the action sets it (a string: GitHub has no other kind), and as
- * `--json` prints them: a script reading JSON should get `"attempts": 3`, `"ready": true` and
- * `"models": ["a", "b"]`, not strings to parse again. The keys stay the output names.
- */
+/** action.yml's outputs as the action sets them (strings) and as `--json` prints them (typed, not strings to parse). */
 
-/** The seconds of `ms` with one decimal, or empty. */
 const secondsOr = (ms) => (ms === undefined ? '' : seconds(ms));
 const textOf = (value) => (value === undefined ? '' : String(value));
-/**
- * action.yml's outputs, in its order (a test holds the two together): each one's JSON kind for `--json`, and its
- * value as the action sets it, read from the outcome.
- */
+/** In action.yml's order (a test holds the two together). */
 const OUTPUTS = {
     ready: { kind: 'boolean', of: (o) => String(o.ready) },
     'elapsed-seconds': { kind: 'number', of: (o) => seconds(o.elapsedMs) },
@@ -22705,7 +22331,6 @@ const phaseRecord = (p) => ({
     name: p.name,
     seconds: p.seconds
 });
-/** One endpoint's entry in the `results` output. */
 function resultRecord(r) {
     return {
         url: r.url.href,
@@ -22734,10 +22359,7 @@ function resultRecord(r) {
             })
     };
 }
-/**
- * An empty output (nothing to tell: no status code, no pid) is null unless it is text; a value that does not read
- * as its kind (which the outputs never make) stays the string it is rather than being lost.
- */
+/** An empty output is null unless it is text; a value that does not read as its kind stays the string it is. */
 function typed(kind, text) {
     if (kind === 'string')
         return text;
@@ -22754,18 +22376,13 @@ function typed(kind, text) {
         return text;
     }
 }
-/** The outputs as `--json` prints them; a name that is no output (none is) stays text. */
 function typedOutputs(outputs) {
     const table = OUTPUTS;
     return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(table[name]?.kind ?? 'string', text)]));
 }
 
 ;// CONCATENATED MODULE: ./src/wait/conclusion.ts
-/**
- * What must happen once the wait is over, decided once for every front end (the action, the CLI, and later a
- * job-end step and a one-shot check): the outputs, the final line, the log tail, the diagnostics to run, fail or
- * warn, the exit code. A front end only carries it out in its medium. Pure: no I/O, nothing of GitHub or a shell.
- */
+/** What must happen once the wait is over, decided once for every front end. Pure: no I/O. */
 
 
 
@@ -22775,19 +22392,12 @@ function typedOutputs(outputs) {
 
 
 
-/** The report's view of the settings, for `url` (the endpoint the outcome describes). */
-const reportContext = (s, url) => ({
-    url,
-    expect: expectation(s),
-    timeoutMs: s.timeoutMs
-});
 /** Each endpoint's smoke test that could not measure throughput, in words. */
 function smokeProblems(outcome) {
     const fleet = outcome.results.length > 1;
     const messages = outcome.results.flatMap((r) => r.smoke?.problem === undefined ? [] : [smokeProblemMessage(r.smoke, fleet ? r.url : undefined)]);
     return messages.length === 0 ? undefined : messages.join('\n');
 }
-const smokeFailed = (r) => r.smoke?.problem !== undefined;
 function conclude(gateOutcome, settings) {
     const smokeMessage = gateOutcome.ready ? smokeProblems(gateOutcome) : undefined;
     const failSmoke = smokeMessage !== undefined && settings.smoke?.failOnError === true;
@@ -22797,10 +22407,10 @@ function conclude(gateOutcome, settings) {
             ...gateOutcome,
             ready: false,
             reason: 'smoke-failed',
-            results: gateOutcome.results.map((r) => (smokeFailed(r) ? { ...r, ready: false, reason: 'smoke-failed' } : r))
+            results: gateOutcome.results.map((r) => r.smoke?.problem !== undefined ? { ...r, ready: false, reason: 'smoke-failed' } : r)
         }
         : gateOutcome;
-    const context = reportContext(settings, outcome.url);
+    const context = { url: outcome.url, expect: expectation(settings), timeoutMs: settings.timeoutMs };
     const tail = outcome.ready ? undefined : outcome.server?.logTail;
     const verdicts = [];
     if (smokeMessage !== undefined && !failSmoke)
@@ -22846,9 +22456,8 @@ function serversEndState(settings, outcome) {
 
 ;// CONCATENATED MODULE: ./src/wait/cancelled.ts
 /**
- * A cancel is a cancel: a job cancelled at any moment before its outputs are written ends `reason=cancelled`,
- * whatever the wait had found by then (a ready server whose smoke test was cut short, a timeout whose diagnostics
- * were running). Ready means ready, and a run the job gave up on is not one a later step may trust.
+ * A job cancelled at any moment before its outputs are written ends `reason=cancelled`, whatever the wait had found:
+ * a run the job gave up on is not one a later step may trust.
  */
 
 
@@ -22880,10 +22489,7 @@ function cancelledBeforeWait(settings, signal, elapsedMs) {
     }));
     return { ...results[0], results };
 }
-/**
- * The conclusion once the front end's own work after the wait is done (the diagnostics): concluded again as
- * cancelled when `cancel` came meanwhile, so that the outputs and the summary, written next, say so.
- */
+/** Concluded again as cancelled when `cancel` came during the front end's work after the wait (the diagnostics). */
 function concludedSince(next, settings, cancel, stage, elapsedMs) {
     const signal = cancel.halted;
     if (signal === undefined || next.outcome.reason === 'cancelled')
@@ -22892,10 +22498,7 @@ function concludedSince(next, settings, cancel, stage, elapsedMs) {
 }
 
 ;// CONCATENATED MODULE: ./src/wait/server-wait.ts
-/**
- * One server's wait, from its kind's pre-flight to the outcome: launch, follow its log, its endpoints' waits, after the wait
- * (who answered, GPU memory, environment), the smoke test, its history. The gate runs it once per server.
- */
+/** One server's wait: launch, follow its log, its endpoints' waits, after the wait, the smoke test, its history. */
 
 
 
@@ -22941,7 +22544,6 @@ async function waitForServer(kind, server, settings, deps, member) {
             settings,
             collector: (0,memory/* createBodyCollector */.M)(),
             deps,
-            halter,
             ports,
             log,
             profile,
@@ -22953,12 +22555,19 @@ async function waitForServer(kind, server, settings, deps, member) {
             readyAt: (now) => profile.readyAt(now),
             usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000
         };
-        const endpoints = endpointParts(server, settings, halter);
-        const waited = launched.whoAnswered(await Promise.all(server.targets.map((t, i) => waitForEndpoint(t, serverWait, endpoints.of(i)))));
+        // each endpoint a halter of its own under the server's, so that one that fails ends the others' waits
+        const fleet = server.targets.length > 1;
+        const halters = fleet ? server.targets.map(() => halter.child()) : [halter];
+        const endpoints = fleetStops(halters);
+        const waited = launched.whoAnswered(await Promise.all(server.targets.map((t, i) => waitForEndpoint(t, serverWait, {
+            halter: halters[i],
+            prefix: fleet ? `[${t.url.href}] ` : '',
+            settled: (outcome) => endpoints.settled(i, outcome)
+        }))));
         // The lines written up to now end the startup's last phase (a ready line just before the port opened).
         if (log !== undefined)
             readLines(log.poll());
-        const last = reportedEndpoint(waited, endpoints.halted, settings.fleetMinReady);
+        const last = reportedEndpoint(waited, endpoints.halted);
         member?.settled(last);
         const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() });
         await launched.afterWait(last.ready, readyAt);
@@ -22968,7 +22577,7 @@ async function waitForServer(kind, server, settings, deps, member) {
         const results = smoke
             ? await smokeEndpoints(waited, settings, { clock, signal: halter.signal, log: deps.log })
             : waited;
-        const outcome = cancelledSince({ ...reportedEndpoint(results, endpoints.halted, settings.fleetMinReady), results }, deps, smoke, waitStart);
+        const outcome = cancelledSince({ ...reportedEndpoint(results, endpoints.halted), results }, deps, smoke, waitStart);
         const facts = launched.facts;
         const profileFacts = await finishHistory({ settings, outcome, facts, profile, history, deps, readyAt });
         // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
@@ -22985,28 +22594,7 @@ async function waitForServer(kind, server, settings, deps, member) {
         launched?.release();
     }
 }
-/**
- * Each endpoint's part of its server's wait. A server's endpoints each have a halter of their own under the
- * server's: an endpoint that can no longer become ready, or enough ready ones (`fleet-min-ready`), end the others'
- * waits, and `halted` tells an endpoint halted so from one that failed on its own account.
- */
-function endpointParts(server, settings, halter) {
-    if (server.targets.length === 1)
-        return { of: () => ({ halter, prefix: '' }), halted: () => false };
-    const halters = server.targets.map(() => halter.child());
-    const stops = fleetStops(halters, settings.fleetMinReady);
-    const own = server.targets.map((t, i) => ({
-        halter: halters[i],
-        prefix: `[${t.url.href}] `,
-        settled: (url, outcome) => stops.settled(i, { url, ready: outcome.ready, reason: outcome.reason })
-    }));
-    return { of: (i) => own[i], halted: stops.halted };
-}
-/**
- * A cancel after the wait had ended (during the smoke test, the GPU reading, the environment report) ends the run
- * cancelled all the same: the smoke test sees it as a request stopped, which must read neither as `smoke-failed`
- * nor as a ready server.
- */
+/** A cancel after the wait (smoke test, GPU reading) ends it cancelled: neither `smoke-failed` nor ready. */
 function cancelledSince(outcome, deps, smoke, waitStart) {
     const signal = deps.cancel?.halted;
     if (signal === undefined)
@@ -23021,11 +22609,8 @@ const waiting = (settings, server) => waitingLine({ url: server.targets[0].url, 
     smoke: settings.smoke
 });
 /**
- * When the server turned ready, for `startup-seconds` and the end of the startup's last phase: the truth, not the
- * moment a probe happened to go out. The answers bound it: after the last probe that was told "not ready" went
- * out, and by the first answer that said ready. Within those bounds the engine's ready line says when (by its own
- * stamp where it has one); a line from outside them (written before a probe was still told "not ready", a server
- * that says it is ready before it is) yields to the answers.
+ * When the server turned ready (`now` when it did not), not when a probe happened to go out: after the last probe
+ * told "not ready" went out and by the first answer that said ready; within those bounds, when its ready line says.
  */
 function readyMoment({ readySeenAt, notReadySentAt, readyLineAt, now }) {
     if (readySeenAt === undefined)
@@ -23034,11 +22619,7 @@ function readyMoment({ readySeenAt, notReadySentAt, readyLineAt, now }) {
         return readySeenAt;
     return Math.min(readySeenAt, Math.max(notReadySentAt ?? -Infinity, readyLineAt));
 }
-/**
- * Each ready endpoint with its smoke test. A fleet's endpoints are measured at the same time (each its own
- * server), every one within its fixed limit and the wait's `timeout`; `signal` (the wait's halter: a cancelled
- * job, the server gone) ends them.
- */
+/** Each ready endpoint with its smoke test, all at once, within the wait's `timeout`; `signal` ends them. */
 async function smokeEndpoints(results, settings, deps) {
     const smoke = settings.smoke;
     if (smoke === undefined)
@@ -23072,12 +22653,7 @@ async function smokeEndpoints(results, settings, deps) {
         return { ...r, smoke: result };
     }));
 }
-/**
- * The server's log, read into the startup profile: its lines from before the wait (a server started elsewhere)
- * tell the phases so far; a log `start` has just begun afresh is read from its first line. `readLines` reads new
- * lines and returns the engine's own fatal line once seen; `readyLine` resolves once the engine's ready line is
- * read, `logLines` at the next new lines (the probe schedule brings a probe forward on either).
- */
+/** The server's log into the startup profile: `readLines` returns its fatal line; wakers at ready and new lines. */
 function followLog({ launched, profile, deps, waitStart }) {
     const { clock } = deps;
     const sayStartup = (events) => startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
@@ -23123,116 +22699,13 @@ function followLog({ launched, profile, deps, waitStart }) {
             engineLabel: profile.label
         });
     };
-    return log === undefined ? { log, sayStartup, readLines } : { log, sayStartup, readLines, readyLine, logLines };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/forms.ts
-/** The forms of the values only the settings take: URLs, a process id, variable names, an engine, a word of a list. */
-
-
-
-/** `text` as one of `words`, case-insensitively. */
-function oneOf(text, words) {
-    const word = text.trim().toLowerCase();
-    if (!words.includes(word))
-        throw new ProblemError({ value: text_printable(text), form: `one of ${words.join(', ')}` });
-    return word;
-}
-const ENGINE_FORM = `auto or one of ${ENGINE_NAMES.map(engineInputName).join(', ')}`;
-function parseEngine(text) {
-    const name = text === 'llama.cpp' ? 'llamacpp' : text;
-    if (!ENGINE_NAMES.includes(name))
-        throw new ProblemError({ value: text_printable(text), form: ENGINE_FORM });
-    return name;
-}
-const forms_CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
-/** A container's name or id, as the engine accepts them: nothing that could be more of a request's path. */
-function parseContainer(text) {
-    if (text === '')
-        return undefined;
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
-        throw new ProblemError({ value: text_printable(text), form: forms_CONTAINER_FORM });
-    return text;
-}
-const PID_FORM = 'a process id (12345) or the path of a file holding one';
-function parsePid(text) {
-    if (text === '')
-        return undefined;
-    if (!/^\d+$/.test(text))
-        return { file: text };
-    const pid = Number(text);
-    // Linux caps pid_max at 2^22.
-    if (pid < 1 || pid > 4_194_304)
-        throw new ProblemError({ value: text_printable(text), form: PID_FORM });
-    return { pid };
-}
-const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
-function parseEnvNames(text) {
-    const names = text
-        .split(/[,\n]/)
-        .map((n) => n.trim())
-        .filter((n) => n !== '');
-    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
-    if (bad !== undefined)
-        throw new ProblemError({ value: text_printable(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
-    return names;
-}
-const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
-/** A fleet larger than this is more likely a mistake than a deployment. */
-const MAX_URLS = 1000;
-/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
-function parseUrls(text) {
-    const lines = text
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '');
-    if (lines.length > MAX_URLS)
-        throw new ProblemError({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
-    if (lines.length <= 1)
-        return [parseUrl(lines[0] ?? '')];
-    return lines.map((line, i) => {
-        try {
-            return parseUrl(line);
-        }
-        catch (e) {
-            if (!(e instanceof ProblemError))
-                throw e;
-            throw new ProblemError({ ...e.problem, line: i + 1 }, { cause: e });
-        }
-    });
-}
-function parseUrl(text) {
-    const s = text.trim();
-    if (s === '')
-        throw new ProblemError({ problem: 'is required', form: URL_FORM });
-    // Messages show the text without any user:password@ part, even when it is not a valid URL.
-    const shown = text_printable(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
-    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
-    if (hasControlChars(s) || s.includes('\t'))
-        throw new ProblemError({ value: shown, problem: 'contains a control character', form: URL_FORM });
-    let url;
-    try {
-        url = new URL(s);
-    }
-    catch {
-        throw new ProblemError({ value: shown, form: URL_FORM });
-    }
-    // Checked first so that a password never reaches a message.
-    if (url.username || url.password) {
-        throw new ProblemError({
-            problem: 'must not carry credentials (user:password@); pass them with "api-key" or "headers"'
-        });
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new ProblemError({ value: shown, form: URL_FORM });
-    return url;
+    return { log, sayStartup, readLines, readyLine: log && readyLine, logLines: log && logLines };
 }
 
 ;// CONCATENATED MODULE: ./src/server/docker.ts
 /**
- * A small client of the Docker Engine API (and Podman's Docker-compatible one) over its unix socket, with the
- * project's HTTP client: `DOCKER_HOST=unix://\u2026`, else /var/run/docker.sock. Every request is bounded (its own
- * timeout, and the caller's signal: the wait's deadline and cancellation), and answers data, never words.
+ * A small client of the Docker Engine API (and Podman's compatible one) over its unix socket. Every request is
+ * bounded (its own timeout, and the caller's signal), and answers data, never words.
  */
 
 
@@ -23271,7 +22744,8 @@ class docker_DockerEngine {
             return r.status === 200 ? undefined : `it answered HTTP ${r.status}`;
         }
         catch (e) {
-            return errorCode(e);
+            const err = e;
+            return err.cause?.code ?? err.code ?? err.message;
         }
     }
     /** The container's state, or undefined when the engine knows no such container. */
@@ -23284,10 +22758,9 @@ class docker_DockerEngine {
         return containerState(JSON.parse(r.body));
     }
     /**
-     * The host pids of the container's processes (`GET /containers/{id}/top`); empty once it is not running. Docker
-     * runs the host's `ps` with `ps_args` over the container's processes: host pids. Podman reads `ps_args` as its
-     * own descriptors (`pid` is the container's pid namespace, `hpid` the host's) and runs anything else (`-eo pid`)
-     * as `ps` INSIDE the container: the container's pids (1, \u2026), or an empty answer where the image has no `ps`.
+     * The host pids of the container's processes; empty once it is not running. Docker runs the host's `ps` with
+     * `ps_args`; Podman reads `ps_args` as its own descriptors (`hpid`: the host's pid) and runs anything else as `ps`
+     * inside the container (the container's pids, or nothing where the image has no `ps`).
      */
     async pids(id, call = {}) {
         if (this.podman === undefined)
@@ -23313,15 +22786,14 @@ class docker_DockerEngine {
         const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
             ...call,
             // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
-            timeoutMs: call.timeoutMs ?? seconds * 1000 + 15_000
+            timeoutMs: seconds * 1000 + 15_000
         });
         // 304: it was not running
         return r.status === 204 || r.status === 304;
     }
     /**
-     * Follows the container's output from its start (`follow`), handing each chunk to `out` as it comes: the
-     * multiplexed frames demultiplexed when it has no TTY. Settles when the stream ends (the container exited) or
-     * the signal aborts; never throws.
+     * Follows the container's output from its start, handing each chunk to `out` (demultiplexed when it has no TTY).
+     * Settles when the stream ends (the container exited) or the signal aborts; never throws.
      */
     async follow(id, tty, out, signal) {
         const demux = tty ? out : demultiplexer(out);
@@ -23389,8 +22861,8 @@ function containerState(c) {
     };
 }
 /**
- * The logs of a container without a TTY: frames of an 8-byte header (the stream: 1 stdout, 2 stderr; three zero
- * bytes; the payload's length, big-endian) and the payload. Frames split across chunks are put back together.
+ * The logs of a container without a TTY: frames of an 8-byte header (stream, three zero bytes, the payload's length
+ * big-endian) and the payload. Frames split across chunks are put back together.
  */
 function demultiplexer(out) {
     let held = Buffer.alloc(0);
@@ -23407,10 +22879,7 @@ function demultiplexer(out) {
         held = held.subarray(at);
     };
 }
-/**
- * Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and
- * `{"cause":"no such container","message":"container \u2026 does not exist in database: no such container"}`.
- */
+/** Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and this cause. */
 function gone(r) {
     if (r.status !== 500)
         return false;
@@ -23421,17 +22890,12 @@ function gone(r) {
         return false;
     }
 }
-/** `ENOENT`, `ECONNREFUSED`, `EACCES`, or the message. */
-function errorCode(e) {
-    const err = e;
-    return err.cause?.code ?? err.code ?? err.message;
-}
 
 ;// CONCATENATED MODULE: ./src/server/log-follower.ts
 /**
  * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
- * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
- * a log replaced by a directory), so that the wait never stalls behind it and its memory never grows with it.
+ * tail. Each look does bounded work whatever the file holds (a huge log, a flood, a directory), so that the wait
+ * never stalls behind it and its memory never grows with it.
  */
 
 
@@ -23439,7 +22903,7 @@ function errorCode(e) {
 
 /** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
 const MAX_LINE_CHARS = 2000;
-/** Of a line longer than MAX_LINE_CHARS, only this many bytes are kept while it is being read (UTF-8: 4 per character). */
+/** Of a longer line, only this many bytes are kept while it is read (UTF-8: 4 per character). */
 const log_follower_MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
 /** Lines decoded per look: each then goes through the startup profile and `fail-pattern`. */
 const LINES_PER_POLL = 1000;
@@ -23447,25 +22911,21 @@ const LINES_PER_POLL = 1000;
 const READ_BYTES_PER_POLL = 256 * 1024;
 /** Bytes only counted (for line numbers) per look. */
 const COUNT_BYTES_PER_POLL = 32 * 1024 * 1024;
-/**
- * And at most this long a look, read in 64 KB chunks: the action runs without V8's optimising compilers, so
- * counting the lines of `yes` output takes far longer per megabyte than an ordinary log's. A CPU budget, not a
- * time the wait depends on: it bounds how long a look holds the event loop (the deadline, signals), nothing else.
- */
+/** And at most this long a look: a CPU budget that bounds how long a look holds the event loop, nothing else. */
 const WORK_MS_PER_POLL = 20;
 /**
- * Of what a log held before the wait, only its last this many bytes are read as lines (the phases so far and the
- * tail); the rest is counted. When a server writes faster than the follower reads and the backlog passes
- * BACKLOG_BYTES, the follower likewise counts its way to the last WINDOW_BYTES.
+ * Of what a log held before the wait, only its last WINDOW_BYTES are read as lines; the rest is counted. A backlog
+ * over BACKLOG_BYTES (a server writing faster than the follower reads) is likewise counted to its last WINDOW_BYTES.
  */
 const WINDOW_BYTES = 256 * 1024;
 const BACKLOG_BYTES = 8 * 1024 * 1024;
 const log_follower_CHUNK_BYTES = 64 * 1024;
-/** The most looks that read what is left, at the end (`tail`, `rest`): a flooded log's backlog is not read whole. */
+/** The most looks that read what is left at the end (`tail`, `rest`): a flooded log's backlog is not read whole. */
 const REST_LOOKS = 20;
 class log_follower_LogFollower {
     path;
     keep;
+    options;
     /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
     offset = 0;
     lineCount = 0;
@@ -23476,30 +22936,24 @@ class log_follower_LogFollower {
     countUntil = 0;
     /** The first line read after counting began before the counting ended: counted, never shown. */
     dropPartial = false;
-    /** Lines that end before this offset were in the file before the wait: handed to `earlier`, never to `poll`. */
+    /** Lines that end before this offset were in the file before the wait. */
     earlierUntil = 0;
     recent = [];
     chunk = Buffer.alloc(log_follower_CHUNK_BYTES);
-    earlier;
-    secrets;
     /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
     problem;
     /**
-     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
-     * just started, where every line is new however fast it came), what the file already holds is counted and its
-     * last lines are kept for the tail and handed to `earlier` (by the looks that read them), but never returned by
-     * `poll`: only lines written from now on are new. Nothing is read here, so the wait starts at once.
-     * `fromStart` with `skipBytes`: the server appends to a log that already held that much (an earlier run's),
-     * which is only counted (by the first looks), so that line numbers are the file's.
-     * `secrets` are masked in each line before it is cut to MAX_LINE_CHARS.
+     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (a server this process has just started),
+     * what the file already holds is handed to `earlier`, never returned by `poll`: only lines written from now on are
+     * new. `skipBytes`: an earlier run's part of the log, only counted, so that line numbers are the file's.
+     * `secrets` are masked in each line before it is cut.
      */
-    constructor(path, keep, { fromStart = false, skipBytes = 0, earlier, secrets = [] } = {}) {
+    constructor(path, keep, options = {}) {
         this.path = path;
         this.keep = keep;
-        this.earlier = earlier;
-        this.secrets = secrets;
-        if (fromStart) {
-            this.countUntil = skipBytes;
+        this.options = options;
+        if (options.fromStart) {
+            this.countUntil = options.skipBytes ?? 0;
             return;
         }
         const size = this.withFile((_fd, s) => s) ?? 0;
@@ -23523,13 +22977,10 @@ class log_follower_LogFollower {
                 this.read(fd, size, fresh, old, until);
         });
         if (old.length > 0)
-            this.earlier?.(old);
+            this.options.earlier?.(old);
         return fresh;
     }
-    /**
-     * Every complete line still unread (within a bounded number of looks): what a server wrote before it exited is
-     * all read before its exit is explained, not only what one look's budget reached.
-     */
+    /** Every complete line still unread (within REST_LOOKS): all a server wrote before it exited explains the exit. */
     rest() {
         const lines = [];
         for (let looks = 0; looks < REST_LOOKS && (looks === 0 || this.behind()); looks++)
@@ -23655,13 +23106,10 @@ class log_follower_LogFollower {
         return line;
     }
     pendingText() {
-        const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets);
+        const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.options.secrets ?? []);
         return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text;
     }
-    /**
-     * The last `keep` lines, including an unfinished last line; undefined when the file does not exist. Reads what
-     * is left (within a bounded number of looks) first, so that the tail ends where the file does.
-     */
+    /** The last `keep` lines, an unfinished one included, read to where the file ends; undefined without the file. */
     tail() {
         for (let looks = 0; looks < REST_LOOKS && this.behind(); looks++)
             this.poll();
@@ -23686,15 +23134,10 @@ class log_follower_LogFollower {
 
 ;// CONCATENATED MODULE: ./src/server/container.ts
 /**
- * The model server as a container (`container`): found on the Docker engine (at once, or once `start` has
- * created it), its output followed through the engine from the container's start and appended to a log file the
- * gate follows like any other, its state polled so that an exit (its code, OOMKilled, the engine's error) or an
- * `unhealthy` HEALTHCHECK ends the wait within a poll. The container keeps running when the wait is over.
+ * The model server as a container: found on the Docker engine (at once, or once `start` has created it), its output
+ * appended to a log file the gate follows like any other, its state polled so that an exit or an `unhealthy`
+ * HEALTHCHECK ends the wait within a poll. The container keeps running when the wait is over.
  */
-
-
-
-
 
 
 
@@ -23703,25 +23146,9 @@ class log_follower_LogFollower {
 const STATE_POLL_MS = 250;
 /** With `start`: how long after its process exits (`docker run -d` exits at once) the container may still appear. */
 const APPEAR_AFTER_START_MS = 5_000;
-/** Opens the log the container's output is appended to; before anything starts, so that a bad one runs nothing. */
-function openContainerLog(path) {
-    try {
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        // never through a symbolic link (nor into a FIFO): the container's output would go wherever it points
-        const fd = openOwn(path, external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT);
-        return { fd, offset: (0,external_node_fs_namespaceObject.fstatSync)(fd).size };
-    }
-    catch (e) {
-        throw new InputError('log-file', {
-            value: text_printable(path),
-            problem: `cannot be written (${e.code ?? e.message})`
-        });
-    }
-}
 /** Watches the container `ref`; see the module comment. */
 function watchContainer(o) {
     const { engine, clock } = o;
-    const proc = o.proc ?? '/proc';
     const stopped = new AbortController();
     const signal = stopped.signal;
     let state = o.initial;
@@ -23824,9 +23251,8 @@ function watchContainer(o) {
             await clock.sleep(STATE_POLL_MS, signal);
     };
     /**
-     * The log stream ends when the container does: its state is read at once then, not a poll later. Podman ends it
-     * early for a container not yet running (none of its output, or what it has written so far; Docker's waits for
-     * its start): followed again while it runs, each stream from its start, the part already written skipped.
+     * The log stream ends when the container does: its state is read at once then, not a poll later. Podman's ends
+     * early for a container not yet running: followed again while it runs, the part already written skipped.
      */
     const follow = async (s) => {
         let written = 0;
@@ -23865,15 +23291,13 @@ function watchContainer(o) {
         found,
         family: () => {
             const main = state?.pid ?? 0;
-            return new Set([...(main > 0 ? port_owner_processTree(proc, main) : []), ...topPids]);
+            return new Set([...(main > 0 ? port_owner_processTree('/proc', main) : []), ...topPids]);
         },
         // the serving process's own environment where /proc shows it, else the one the container was created with
         environ: () => {
-            const s = state;
-            if (s === undefined)
+            if (state === undefined)
                 return undefined;
-            return ((s.pid > 0 ? procEnviron(s.pid) : undefined) ??
-                Object.fromEntries(s.env.filter((e) => e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)])));
+            return (state.pid > 0 ? procEnviron(state.pid) : undefined) ?? environment(state.env);
         },
         release: () => {
             stopped.abort();
@@ -23927,10 +23351,7 @@ function distance(a, b) {
 }
 
 ;// CONCATENATED MODULE: ./src/server/process.ts
-/**
- * The model server as a process: launched in the background by `start`, or found by `pid`; watched until it
- * exits; its start time and environment read from /proc (Linux). The gate leaves it running either way.
- */
+/** The model server as a process: launched by `start` or found by `pid`, watched until it exits, left running. */
 
 
 
@@ -23942,10 +23363,8 @@ function distance(a, b) {
 
 const randomPart = () => process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
 /**
- * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory (the system's
- * outside a runner) named with this run's pid and a random part, `model-server-<pid>-<12 hex>.log`, created now
- * and exclusively, so that no other run's log is ever truncated and no link planted at a name we would use is
- * followed (a name taken: another random one).
+ * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory, created now and
+ * exclusively, so that no other run's log is ever truncated and no link planted at a name we would use is followed.
  */
 function newLogFile(env, pid = process.pid) {
     const dir = env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)();
@@ -23968,11 +23387,7 @@ function newLogFile(env, pid = process.pid) {
         }
     }
 }
-/**
- * The step's environment, without the action's own `INPUT_*` variables (which carry its api-key) and without the
- * runner's internals (`isRunnerInternal`: the tokens it gives the action's process and no `run:` step, and this
- * step's own file commands).
- */
+/** The step's environment, without the action's own `INPUT_*` variables (its api-key) and the runner's internals. */
 function serverEnv(env) {
     return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !isInputVariable(e[0]) && !isRunnerInternal(e[0])));
 }
@@ -23982,25 +23397,29 @@ const FOREGROUND_HINT = '"start" must run the server in the foreground, without 
 /** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
 const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
 /**
- * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the
- * step and a signal to the action does not reach it; stdout and stderr are appended to `logFile` (never truncated:
- * it may be a log the user keeps, or another run's).
+ * Opens the log a server's output is appended to (never truncated: it may be a log the user keeps, or another
+ * run's), before anything starts, so that a bad one runs nothing.
  */
-function startServer(command, logFile, env, clock) {
-    let fd;
-    let logOffset;
+function openServerLog(path) {
     try {
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(logFile), { recursive: true });
-        // never through a symbolic link: the server's output would go wherever it points
-        fd = openOwn(logFile, external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT);
-        logOffset = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+        // never through a symbolic link (nor into a FIFO): the server's output would go wherever it points
+        const fd = openOwn(path, external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT);
+        return { fd, offset: (0,external_node_fs_namespaceObject.fstatSync)(fd).size };
     }
     catch (e) {
         throw new InputError('log-file', {
-            value: text_printable(logFile),
+            value: text_printable(path),
             problem: `cannot be written (${e.code ?? e.message})`
         });
     }
+}
+/**
+ * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the step
+ * and a signal to the action does not reach it; its output is appended to `logFile`.
+ */
+function startServer(command, logFile, env, clock) {
+    const { fd, offset: logOffset } = openServerLog(logFile);
     try {
         // node:child_process (with node:dgram) only for `start`
         const child = process
@@ -24111,37 +23530,27 @@ function processAgeMs(startTicks) {
     }
 }
 /** When `pid` started, on the wall clock (ms since the epoch, to /proc's 10 ms); undefined when it is not running. */
-function processStartedAt(pid, now = Date.now()) {
+function processStartedAt(pid) {
     const stat = procStat(pid);
     const ageMs = stat === undefined ? undefined : processAgeMs(stat.startTicks);
-    return ageMs === undefined ? undefined : now - ageMs;
+    return ageMs === undefined ? undefined : Date.now() - ageMs;
 }
 /**
- * What the runner gives the action's own process and no `run:` step, kept from the server `start` launches: a
- * detached server outlives the step and may run code the job did not write (a model's own code, a plugin), so it
- * gets the step's environment as a `run:` step would, not the action's. From the runner's
- * `NodeScriptActionHandler` (actions/runner, src/Runner.Worker/Handlers/): the Actions runtime's URL and token
- * (the job's cache and artifact credential), the cache and results services, and the OIDC token request (which
- * mints cloud credentials where `id-token: write` is set). The list is docs/server.md's; a user who needs one
- * passes it explicitly, in the `env:` of a later `run:` step.
+ * What the runner gives the action's own process and no `run:` step (its `NodeScriptActionHandler`): the Actions
+ * runtime's token (the job's cache and artifact credential), the cache and results services, the OIDC token request.
+ * A detached server outlives the step and may run code the job did not write: it gets the environment of a `run:`
+ * step, not the action's (the list is docs/server.md's).
  */
-/** Every variable whose name starts with one of these (`ACTIONS_CACHE_URL`, a cache proxy's `ACTIONS_RESULTS_URL_ORIGINAL`, \u2026). */
 const RUNNER_PREFIXES = ['ACTIONS_RUNTIME_', 'ACTIONS_ID_TOKEN_', 'ACTIONS_CACHE_', 'ACTIONS_RESULTS_'];
-/**
- * This step's own file commands: the action's outputs, the post step's state (the pid it stops), the next steps'
- * environment and PATH, the job summary. A server writing to them during the step would forge what the action
- * tells the runner.
- */
+/** This step's own file commands: a server writing to them would forge what the action tells the runner. */
 const STEP_FILES = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY'];
-/** Whether the variable is one of the runner's internals (see the module comment). */
 const isRunnerInternal = (name) => RUNNER_PREFIXES.some((p) => name.startsWith(p)) || STEP_FILES.includes(name);
 
 ;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
 /**
- * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
- * research notes), run within one time limit for the whole snapshot, ended at once by a signal (a cancelled job),
- * its output read up to 1 MiB. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is a
- * structured `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ * The GPUs and what holds their memory, from `nvidia-smi`'s CSV queries, within one time limit, ended at once by a
+ * signal. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is `unavailable`, never an
+ * error: a machine without a GPU is no reason to fail a wait.
  */
 const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
 const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
@@ -24169,8 +23578,7 @@ async function gpuSnapshot(options = {}) {
 }
 /**
  * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
- * anything it started (a wrapper script's children would otherwise hold its output open); the answer is settled
- * then, without waiting for the pipes to close.
+ * anything it started (a wrapper's children would hold its output open), without waiting for the pipes to close.
  */
 function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal }, timeoutMs) {
     return new Promise((resolve) => {
@@ -24178,7 +23586,7 @@ function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal 
             return resolve({ kind: 'unavailable', why: 'cancelled' });
         if (timeoutMs <= 0)
             return resolve({ kind: 'unavailable', why: 'timeout' });
-        // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
+        // node:child_process only when nvidia-smi is asked
         const { spawn } = process.getBuiltinModule('node:child_process');
         const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
         const out = new BoundedText();
@@ -24190,8 +23598,14 @@ function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal 
             settled = true;
             clearTimeout(timer);
             signal?.removeEventListener('abort', onAbort);
-            // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
-            killGroup(child.pid);
+            try {
+                // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
+                if (child.pid !== undefined)
+                    process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                // gone already
+            }
             child.stdout.destroy();
             child.stderr.destroy();
             resolve(run);
@@ -24231,16 +23645,6 @@ class BoundedText {
         return Buffer.concat(this.chunks).toString('utf8');
     }
 }
-function killGroup(pid) {
-    if (pid === undefined)
-        return;
-    try {
-        process.kill(-pid, 'SIGKILL');
-    }
-    catch {
-        // gone already
-    }
-}
 const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
 /** `[N/A]` and the like are no number. */
 const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
@@ -24272,13 +23676,12 @@ function parseApps(csv) {
     }));
 }
 /**
- * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
- * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
- * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes), in its order; all of them when it is
+ * unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id), and empty hides them all.
  */
 function visibleGpus(gpus, cudaVisibleDevices) {
     if (cudaVisibleDevices === undefined)
-        return { gpus: [...gpus] };
+        return [...gpus];
     const chosen = [];
     for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
         if (entry === '')
@@ -24287,15 +23690,15 @@ function visibleGpus(gpus, cudaVisibleDevices) {
             ? gpus.find((g) => g.index === Number(entry))
             : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
         if (gpu === undefined)
-            return { gpus: chosen, unmatched: entry };
+            break;
         if (!chosen.includes(gpu))
             chosen.push(gpu);
     }
-    return { gpus: chosen };
+    return chosen;
 }
 /** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
 function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
-    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid));
+    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).map((g) => g.uuid));
     return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
 }
 /** The GPU memory held by any of `pids` (a server and its workers). */
@@ -24306,21 +23709,19 @@ function nvidia_smi_memoryHeldBy(snapshot, pids) {
 
 ;// CONCATENATED MODULE: ./src/server/preflight.ts
 /**
- * Before `start` launches anything: is the port the server will listen on free, and what else holds memory on the
- * GPUs it will use? A server an earlier job left behind would answer the gate in the new one's place, or make it
- * fail on "address in use"; a foreign process on its GPUs can make it run out of memory. Structured answers only;
- * the words are in report/lifecycle-report.ts, the decision (fail, warn) in the conclusion.
+ * Before `start` launches anything: is the port the server will listen on free (a server an earlier job left behind
+ * would answer in its place), and what else holds memory on the GPUs it will use (it may run out)?
  */
 
 
 /** Checks the ports of `urls` that name this machine, and the GPUs as `gpuCheck` asks. */
 async function preflight(urls, gpuCheck, deps) {
     let portBusy;
-    for (const port of new Set(urls.map((u) => localPort(u, deps.hostName)))) {
+    for (const port of new Set(urls.map((u) => localPort(u)))) {
         // a host elsewhere is probed as before: its port is not this machine's to check
         if (port === undefined)
             continue;
-        const owner = portOwner(port, { proc: deps.proc });
+        const owner = portOwner(port);
         if (owner.kind === 'listening') {
             portBusy = owner;
             break;
@@ -24352,29 +23753,27 @@ function preflightVerdict(p, gpuCheck) {
     return { warnGpu: gpuBusy };
 }
 /**
- * The GPUs a `start` command pins its server to, read from the command itself, for the pre-flight's `gpu-check`:
- * a fleet of one server per GPU starts each with its own `CUDA_VISIBLE_DEVICES=N` (or `docker run --gpus
- * device=N`), and each server's check is of its GPUs, not of the step's. Undefined: the command does not say (the
- * step's CUDA_VISIBLE_DEVICES, else every GPU, as before).
- */
-/**
  * `CUDA_VISIBLE_DEVICES=\u2026` among the assignments that begin a command (after `env` and its options, or `export`).
- * Written so that each character can be read one way only: a `start` is an input of up to 64 KiB, and a pattern
- * that could split `A='' A='' \u2026` in two ways at each word would take exponential time on one that does not match.
- * An assignment's value stops at `;`, `&` or `|`, so that each try ends at the next command.
+ * Each character can be read one way only: on a `start` of up to 64 KiB, a pattern that could split `A='' A='' \u2026`
+ * two ways at each word would take exponential time. A value stops at `;`, `&` or `|`: each try ends at the next
+ * command.
  */
 const VALUE = `(?:'[^']*'|"[^"]*"|[^\\s'";&|])*`;
 const ASSIGNED = new RegExp(`(?:^|[;&|(]\\s*|\\n\\s*)(?:export\\s+|env\\s+(?:-\\S+\\s+(?:[A-Za-z_][A-Za-z0-9_]*\\s+)?)*)?` +
     `(?:[A-Za-z_][A-Za-z0-9_]*=${VALUE}\\s+)*CUDA_VISIBLE_DEVICES=('[^']*'|"[^"]*"|[^\\s;&|]*)`);
 /** `docker run \u2026 --gpus device=1,2` (also `--gpus=\u2026`, `'"device=1,2"'`), the engine's own way to pin a container. */
 const DOCKER_GPUS = /\s--gpus(?:=|\s+)(?:'"?|"'?)?device=([0-9A-Za-z,-]+)/;
-const unquoted = (text) => text.replace(/^(['"])(.*)\1$/, '$2');
+/**
+ * The GPUs a `start` command pins its server to (a fleet of one server per GPU): each server's check is of its GPUs,
+ * not of the step's. Undefined: the command does not say.
+ */
 function startGpus(start) {
     if (start === undefined)
         return undefined;
     const assigned = ASSIGNED.exec(start);
+    // without its quotes
     if (assigned !== null)
-        return unquoted(assigned[1]);
+        return assigned[1].replace(/^(['"])(.*)\1$/, '$2');
     const docker = DOCKER_GPUS.exec(start);
     return docker === null ? undefined : docker[1];
 }
@@ -24386,16 +23785,11 @@ function withStartGpus(env, start) {
 
 ;// CONCATENATED MODULE: ./src/wait/servers/who-answered.ts
 /**
- * Readiness from the watched server only: a ready answer counts when one of the server's processes holds the
- * listening socket of the origin that finally answered, the URL's own or the end of its redirects. Both kinds
- * that watch a server judge their results here, each with its own processes (a process and its
- * descendants, a container's host pids) and its own words.
+ * Readiness from the watched server only: a ready answer counts when one of its processes holds the listening socket
+ * of the origin that finally answered (after any redirects).
  */
 
-/**
- * The results, each ready one whose answer came from someone other than `watched` made `wrong-server`: the origin
- * that answered (`answeredUrl`) judged once per endpoint origin and answered origin.
- */
+/** The results, each ready one answered by someone other than `watched` made `wrong-server` (once per origin pair). */
 function onlyWatchedAnswers(results, watched, deps) {
     const verdicts = new Map();
     return results.map((r) => {
@@ -24422,11 +23816,8 @@ function answeredUrl(r) {
     }
 }
 /**
- * Whether the answer at `answered` (the endpoint `url`, or where its redirects led) came from someone other than
- * the watched server, as the halt that ends the wait: its local port's listening socket held by other processes
- * only (Linux: the socket's inode among their file descriptors), or, from a local endpoint, another machine
- * altogether. Unknown (no /proc), nothing listening, a holder this user cannot see, or a docker-proxy (a
- * container's published port) is not held against the server.
+ * The halt when the answer at `answered` came from another process (its port's socket inode held by others only)
+ * or, from a local endpoint, another machine. Unknown, unseen holders and a docker-proxy are not held against it.
  */
 function foreignAnswer(url, answered, watched, deps) {
     const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered };
@@ -24474,10 +23865,7 @@ function processServer(server, settings, deps) {
         abandon: () => undefined
     };
 }
-/**
- * Before `start` launches anything: a port already held ends the wait at once (`port-busy`), naming the holder;
- * other processes on the server's GPUs are a warning, or with `gpu-check: fail` end it (`gpu-busy`).
- */
+/** Before `start`: a port already held refuses the wait (`port-busy`); busy GPUs warn, or refuse (`gpu-busy`). */
 async function beforeStart(server, settings, deps) {
     const start = deps.startedAt ?? deps.clock.now();
     const found = await preflight(settings.portCheck ? server.targets.map((t) => t.url) : [], settings.gpuCheck, {
@@ -24561,7 +23949,7 @@ function launched(own, settings, pid, deps) {
             if (ready && server !== undefined)
                 facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => port_owner_processTree('/proc', server.pid), deps);
             reportEnvironment(settings, own, server, facts, deps, pid !== undefined);
-            if (!ready && log !== undefined && settings.logLines > 0) {
+            if (!ready && log !== undefined) {
                 facts.logTail = log.tail();
                 if (facts.logTail === undefined)
                     deps.log(gateLines.noLog(log.path));
@@ -24586,11 +23974,7 @@ function launch(start, pid, logFile, runMarker, deps) {
 }
 /** The time left before the wait's deadline (`timeout` from `start`), in ms. */
 const timeLeft = (settings, deps, start) => Math.max(0, settings.timeoutMs - (deps.clock.now() - start));
-/**
- * The GPU memory the server's processes (`family`, read once nvidia-smi has answered) hold, or undefined without a
- * reading. Within the wait's deadline, and ended by a cancel: a hung or slow nvidia-smi holds no step past its
- * timeout. The container's too.
- */
+/** The GPU memory the server's processes hold, within the deadline and ended by a cancel (a hung nvidia-smi). */
 async function gpuMemoryOf(settings, family, deps) {
     const timeoutMs = Math.min(5_000, timeLeft(settings, deps, deps.startedAt ?? deps.clock.now()));
     const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.cancel?.signal });
@@ -24601,9 +23985,8 @@ async function gpuMemoryOf(settings, family, deps) {
     return nvidia_smi_memoryHeldBy(snapshot, family()).mib;
 }
 /**
- * `env-report`, of the process that serves: the server's process that listens on the URL's port where one does,
- * beside the launched one's where that is another process; else the launched (or watched) one's. Said once, or
- * again after the wait for a process watched by `pid` whose listener has turned out to be another process.
+ * `env-report` of the process listening on the URL's port, beside the launched one's where that is another, else the
+ * launched one's; said again after the wait for a `pid` whose listener turned out to be another process.
  */
 function reportEnvironment(settings, own, server, facts, deps, again = false) {
     if (settings.envReport.length === 0 || server === undefined)
@@ -24616,10 +23999,7 @@ function reportEnvironment(settings, own, server, facts, deps, again = false) {
     const at = { pid: serving?.pid ?? server.pid, port: serving?.port };
     tellEnvironment(settings, facts, deps, { pid: server.pid, environ: server.environ() }, listener, at);
 }
-/**
- * The environment report into the facts, and said: the serving process's (`listener`, where it is another process
- * than the launched one, whose own values are then kept beside it), else the launched one's. The container's too.
- */
+/** The environment report into the facts, and said (a listener's beside the launched one's). The container's too. */
 function tellEnvironment({ envReport: names, secrets }, facts, deps, launched, listener, at) {
     const environ = listener === undefined ? launched.environ : listener.environ;
     const main = launched.environ;
@@ -24641,12 +24021,9 @@ function tellEnvironment({ envReport: names, secrets }, facts, deps, launched, l
 
 ;// CONCATENATED MODULE: ./src/wait/servers/container.ts
 /**
- * The server as a container (`container`), whether `start` runs it (`docker run`, in the foreground or with `-d`)
- * or it ran before the step (a `services:` container, an earlier `docker run -d`). The container, not the `docker`
- * client, is the server: its exit, its output (through the engine), its processes (host pids: who answers, the
- * GPU memory), its environment and its start.
+ * The server as a container, run by `start` or before the step: the container, not the `docker` client, is the
+ * server (its exit, its output, its processes' host pids, its environment and start).
  */
-
 
 
 
@@ -24673,10 +24050,7 @@ function containerServer(server, settings, deps) {
             const why = await engine.ping(call);
             if (why !== undefined) {
                 engine.close();
-                throw new InputError('container', {
-                    problem: `needs a Docker engine, and none answers at "${text_printable(socket)}" (${text_printable(why)})`,
-                    form: 'a running engine (Docker, or Podman\'s "podman system service"), at DOCKER_HOST=unix://\u2026 or /var/run/docker.sock'
-                });
+                throw noEngine(socket, why);
             }
             if (server.start !== undefined)
                 return beforeStart(server, settings, deps);
@@ -24686,7 +24060,7 @@ function containerServer(server, settings, deps) {
                 throw new InputError('container', {
                     value: text_printable(ref),
                     problem: `is no container of the engine at "${text_printable(socket)}" (start it before this step, or with "start")`,
-                    form: forms_CONTAINER_FORM
+                    form: CONTAINER_FORM
                 });
             }
             return undefined;
@@ -24698,7 +24072,7 @@ function containerServer(server, settings, deps) {
 function container_launched(server, settings, engine, initial, deps) {
     const ref = server.container;
     const logFile = server.logFile ?? newLogFile(deps.env);
-    const containerLog = openContainerLog(logFile);
+    const containerLog = openServerLog(logFile);
     // `start`'s own output (the client's: a pull, an error before the container exists) apart from the container's
     const starterLog = server.start === undefined ? undefined : newLogFile(deps.env);
     const starter = server.start === undefined || starterLog === undefined
@@ -24763,7 +24137,7 @@ function container_launched(server, settings, engine, initial, deps) {
                 facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => container.family(), deps);
             if (initial === undefined)
                 container_reportEnvironment(settings, server, container, facts, deps);
-            if (!ready && settings.logLines > 0 && log !== undefined) {
+            if (!ready && log !== undefined) {
                 facts.logTail = log.tail();
                 if (facts.logTail === undefined)
                     deps.log(gateLines.noLog(log.path));
@@ -24786,10 +24160,8 @@ function answeredBy(settings, container, ref, deps) {
     };
 }
 /**
- * `env-report`, of the process that serves: the container's process that listens on the URL's port (host
- * networking: its socket is this machine's to see) where that is another process than its main one (`sh -c
- * "unset NCCL_IB_HCA; vllm serve \u2026"`, an entrypoint script), beside the main process's values; else the main
- * process's (its /proc, else the environment the container was created with).
+ * `env-report` of the container's process listening on the URL's port where that is not its main one (`sh -c`, an
+ * entrypoint script), beside the main one's; else the main process's (its /proc, else its creation environment).
  */
 function container_reportEnvironment(settings, server, container, facts, deps) {
     if (settings.envReport.length === 0)
@@ -24812,42 +24184,47 @@ function listenerOf(server, container) {
     }
     return undefined;
 }
+/** `container` with no engine answering at `socket`, for `why` (ENOENT, ECONNREFUSED, an HTTP status). */
+const noEngine = (socket, why) => new InputError('container', {
+    problem: `needs a Docker engine, and none answers at "${text_printable(socket)}" (${text_printable(why)})`,
+    form: 'a running engine (Docker, or Podman\'s "podman system service"), at DOCKER_HOST=unix://\u2026 or /var/run/docker.sock'
+});
 
 ;// CONCATENATED MODULE: ./src/server/stop.ts
 /**
- * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
- * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
- * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
+ * Stops a server and everything it started, then waits until none of its processes remain and, where nvidia-smi
+ * tells, until none of them holds GPU memory (the next job on a shared runner needs it back). A process: SIGTERM to
+ * its group, SIGKILL after a timeout; a container: its engine's stop. The answer is a record, never words.
  */
 
 
 
 
 
+
+const POLL_MS = 100;
 /** Stops the server `pid` and its processes; see the module comment. */
 async function stopServer(options, deps) {
     const { clock } = deps;
-    const proc = deps.proc ?? '/proc';
-    const pollMs = options.pollMs ?? 100;
     const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
-    const guard = processGuard(proc);
+    const guard = processGuard();
     const refused = guard.spared(options.pid);
     if (refused !== undefined)
         return { pid: options.pid, scope: 'tree', outcome: 'refused', refused, pids: [], gpu: { kind: 'none' } };
     const { launch } = options;
-    const identity = launch === undefined ? undefined : identify(options.pid, launch, proc);
+    const identity = launch === undefined ? undefined : identify(options.pid, launch);
     const notOurs = identity === undefined || identity.kind === 'same' || identity.kind === 'gone' ? undefined : identity;
     // after a reboot nothing running can be the server's; a reused pid is a stranger's, and so is its group; a pid
     // that cannot be checked is left alone like one that failed the check
-    const leader = notOurs === undefined ? procStat(options.pid, proc) : undefined;
-    const inGroup = () => procPids(proc).filter((p) => procStat(p, proc)?.pgrp === options.pid);
-    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
-    // still names a group: with the leader gone, processes in group `pid` are that server's. With a launch
-    // record, only those that carry its marker are: the group may be a stranger's that took the pid and left.
+    const leader = notOurs === undefined ? procStat(options.pid) : undefined;
+    const inGroup = () => procPids().filter((p) => procStat(p)?.pgrp === options.pid);
+    // A group outlives its leader, and Linux reuses no pid that still names a group: with the leader gone, processes
+    // in group `pid` are that server's. With a launch record, only those that carry its marker are: the group may be
+    // a stranger's that took the pid and left.
     const leaderless = notOurs === undefined && (leader === undefined || leader.state === 'Z');
     const marker = notOurs?.kind === 'rebooted' ? undefined : launch?.marker;
     const seen = new Map();
-    const marked = () => marker === undefined ? [] : markedProcesses(marker, launch?.startTicks ?? 0, seen, proc);
+    const marked = () => (marker === undefined ? [] : markedProcesses(marker, launch?.startTicks ?? 0, seen));
     // never a group a spared process is in: that would stop the stopper (and the runner's step with it)
     const groupScope = notOurs === undefined &&
         !guard.groupSpared(options.pid) &&
@@ -24856,17 +24233,17 @@ async function stopServer(options, deps) {
     const spared = new Set();
     const members = () => {
         // a pid checked as gone may be taken by a stranger any moment: with a launch record, it is not looked at again
-        const tree = notOurs === undefined && !(leaderless && launch !== undefined) ? [...processTree(proc, options.pid)] : [];
+        const tree = notOurs === undefined && !(leaderless && launch !== undefined) ? [...processTree('/proc', options.pid)] : [];
         const group = groupScope ? inGroup() : [];
         // with the leader gone, its group's processes that carry the marker are among these
         const tagged = marked();
-        const found = new Set([...tree, ...group, ...(tagged.length > 0 ? descendantsOf(tagged, proc) : [])]);
+        const found = new Set([...tree, ...group, ...(tagged.length > 0 ? descendantsOf(tagged) : [])]);
         return [...found].flatMap((pid) => {
             if (guard.spared(pid) !== undefined) {
                 spared.add(pid);
                 return [];
             }
-            const stat = procStat(pid, proc);
+            const stat = procStat(pid);
             // without /proc only the pid itself can be asked about (and, with a launch record, not even that)
             if (stat === undefined)
                 return pid === options.pid && launch === undefined && signalled(kill, pid, 0) ? [{ pid }] : [];
@@ -24874,7 +24251,7 @@ async function stopServer(options, deps) {
         });
     };
     const initial = members();
-    const inside = new Set(notOurs === undefined ? [...processTree(proc, options.pid), ...inGroup()] : []);
+    const inside = new Set(notOurs === undefined ? [...processTree('/proc', options.pid), ...inGroup()] : []);
     const escaped = initial.map((m) => m.pid).filter((p) => !inside.has(p));
     const base = {
         pid: options.pid,
@@ -24891,7 +24268,6 @@ async function stopServer(options, deps) {
     const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
     const family = () => new Set(tracked.keys());
     const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined;
-    const heldAtStart = atStart?.mib ?? 0;
     let exit;
     void deps.exited?.then((e) => (exit = e));
     const alive = () => {
@@ -24907,7 +24283,7 @@ async function stopServer(options, deps) {
             signalled(kill, -options.pid, signal);
             // the group had them all, but for those that left it
             for (const pid of alive())
-                if (procStat(pid, proc)?.pgrp !== options.pid)
+                if (procStat(pid)?.pgrp !== options.pid)
                     signalled(kill, pid, signal);
         }
         else
@@ -24922,7 +24298,7 @@ async function stopServer(options, deps) {
                 return true;
             if (clock.now() >= until || (cancellable && cancelled()))
                 return false;
-            await clock.sleep(Math.min(pollMs, until - clock.now()), cancellable ? deps.cancel : undefined);
+            await clock.sleep(Math.min(POLL_MS, until - clock.now()), cancellable ? deps.cancel : undefined);
         }
     };
     const termAt = clock.now();
@@ -24939,7 +24315,7 @@ async function stopServer(options, deps) {
     const secondsToExit = seconds();
     // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
     for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
-        await clock.sleep(pollMs);
+        await clock.sleep(POLL_MS);
     const exited = {
         signal,
         ...(cancelled() ? { cancelled: true } : {}),
@@ -24948,35 +24324,35 @@ async function stopServer(options, deps) {
     const record = gone
         ? { ...base, ...exited, outcome: 'exited', secondsToExit }
         : { ...base, ...exited, outcome: 'survived', survivors: alive() };
+    return { ...record, gpu: await gpuRelease(before, atStart, family, seconds, options.gpuWaitMs ?? 30_000, deps) };
+}
+/** Waits up to `waitMs` for the GPU memory the server's processes held when the stop began to be released. */
+async function gpuRelease(before, atStart, family, seconds, waitMs, deps) {
     if (before === undefined)
-        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
+        return { kind: 'unavailable', why: 'not asked' };
     if (before.kind === 'unavailable')
-        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
+        return { kind: 'unavailable', why: before.why };
     // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
     if (atStart === undefined || atStart.apps.length === 0)
-        return { ...record, gpu: { kind: 'none' } };
-    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
+        return { kind: 'none' };
+    const until = deps.clock.now() + waitMs;
     for (;;) {
         const now = await deps.gpu();
         const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined;
         if (held !== undefined && held.apps.length === 0)
-            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
+            return { kind: 'released', mib: atStart.mib, seconds: seconds() };
         // a read the cancel ended (a job-end step's nvidia-smi is ended by its cancel) says nothing of the memory
         if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
-            return { ...record, gpu: { kind: 'unavailable', why: 'cancelled' } };
-        if (clock.now() >= gpuUntil || cancelled()) {
+            return { kind: 'unavailable', why: 'cancelled' };
+        if (deps.clock.now() >= until || deps.cancel?.aborted === true)
             return {
-                ...record,
-                gpu: {
-                    kind: 'held',
-                    mib: heldAtStart,
-                    heldMib: held?.mib ?? heldAtStart,
-                    seconds: seconds(),
-                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-                }
+                kind: 'held',
+                mib: atStart.mib,
+                heldMib: held?.mib ?? atStart.mib,
+                seconds: seconds(),
+                pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
             };
-        }
-        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()), deps.cancel);
+        await deps.clock.sleep(Math.min(POLL_MS, until - deps.clock.now()), deps.cancel);
     }
 }
 /** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
@@ -24990,34 +24366,24 @@ function signalled(kill, pid, signal) {
         return e.code === 'EPERM';
     }
 }
+// why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
+const lastLines = (state) => state.logFile === undefined || state.logLines === 0
+    ? undefined
+    : new LogFollower(state.logFile, state.logLines).tail();
 /** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
 async function stop_stopAtJobEnd(state, deps) {
     const launch = { startTicks: state.startTicks, bootId: state.bootId, marker: state.runMarker };
     const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs, launch }, deps);
     const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
     const clean = exitedOnTerm && record.gpu.kind !== 'held' && record.outcome !== 'refused';
-    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
-    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
-        ? undefined
-        : new LogFollower(state.logFile, state.logLines).tail();
-    return { record, clean, logTail, logFile: state.logFile };
+    return { record, clean, logTail: exitedOnTerm ? undefined : lastLines(state), logFile: state.logFile };
 }
-
-;// CONCATENATED MODULE: ./src/server/container-stop.ts
 /**
- * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop timeout>`: the
- * image's stop signal, SIGTERM by default, then SIGKILL), then a wait until its processes are gone and their GPU
- * memory is released, told as the stop of a process is (a StopRecord).
+ * Stops a container with `docker stop` semantics (the image's stop signal, then SIGKILL after the timeout), then
+ * waits for its processes and their GPU memory as for a process. Never throws for one already gone.
  */
-
-
-
-
-/** Stops the container and says how it went; never throws for one already gone. */
-async function container_stop_stopContainerAtJobEnd(state, deps) {
+async function stop_stopContainerAtJobEnd(state, deps) {
     const { clock } = deps;
-    const proc = deps.proc ?? '/proc';
-    const pollMs = deps.pollMs ?? 100;
     const engine = new DockerEngine(state.socket);
     try {
         const before = await engine.inspect(state.container);
@@ -25025,10 +24391,10 @@ async function container_stop_stopContainerAtJobEnd(state, deps) {
         if (before === undefined || !before.running)
             return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true };
         const pids = await engine.pids(state.container);
-        const tracked = new Map(pids.map((p) => [p, procStat(p, proc)?.startTicks]));
+        const tracked = new Map(pids.map((p) => [p, procStat(p)?.startTicks]));
         const alive = () => [...tracked]
             .filter(([p, ticks]) => {
-            const stat = procStat(p, proc);
+            const stat = procStat(p);
             return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks;
         })
             .map(([p]) => p);
@@ -25038,17 +24404,30 @@ async function container_stop_stopContainerAtJobEnd(state, deps) {
         const termAt = clock.now();
         const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
         const cancelled = () => deps.cancel?.aborted === true;
-        const killedAtOnce = await stopOrKill(engine, state, deps.cancel);
+        // cancelled before or during the stop: `docker stop -t 0`, since the engine goes on with the first stop whether
+        // or not its caller waits
+        let killedAtOnce = cancelled();
+        if (!killedAtOnce)
+            try {
+                await engine.stop(state.container, state.timeoutMs / 1000, { signal: deps.cancel });
+            }
+            catch (e) {
+                if (!cancelled())
+                    throw e;
+                killedAtOnce = true;
+            }
+        if (killedAtOnce)
+            await engine.stop(state.container, 0);
         // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
         // cancelled stop waits a second for them, as for SIGKILL'd processes)
         for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++)
-            await clock.sleep(pollMs);
+            await clock.sleep(POLL_MS);
         const secondsToExit = seconds();
         let after = await engine.inspect(state.container);
         const exitCode = after?.exitCode;
         // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
         for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
-            await clock.sleep(pollMs);
+            await clock.sleep(POLL_MS);
             after = await engine.inspect(state.container);
         }
         const survivors = alive();
@@ -25062,68 +24441,17 @@ async function container_stop_stopContainerAtJobEnd(state, deps) {
             ...(after?.running === true || survivors.length > 0
                 ? { outcome: 'survived', survivors: survivors.length > 0 ? survivors : [before.pid] }
                 : { outcome: 'exited', secondsToExit }),
-            gpu: { kind: 'none' }
+            gpu: await gpuRelease(gpuBefore, atStart, () => family, seconds, 30_000, deps)
         };
-        record.gpu = await gpuRelease(gpuBefore, atStart, family, seconds, deps);
         const clean = record.outcome === 'exited' && !killed && record.gpu.kind !== 'held';
-        const logTail = clean || state.logFile === undefined || state.logLines === 0
-            ? undefined
-            : new LogFollower(state.logFile, state.logLines).tail();
-        return { record, clean, logTail, logFile: state.logFile };
+        return { record, clean, logTail: clean ? undefined : lastLines(state), logFile: state.logFile };
     }
     finally {
         engine.close();
     }
 }
-/**
- * `docker stop` with the stop timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
- * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
- * cancel made it a kill.
- */
-async function stopOrKill(engine, state, cancel) {
-    const cancelled = () => cancel?.aborted === true;
-    if (!cancelled())
-        try {
-            await engine.stop(state.container, state.timeoutMs / 1000, { signal: cancel });
-            return false;
-        }
-        catch (e) {
-            if (!cancelled())
-                throw e;
-        }
-    await engine.stop(state.container, 0);
-    return true;
-}
-async function gpuRelease(before, atStart, family, seconds, deps) {
-    if (before === undefined)
-        return { kind: 'unavailable', why: 'not asked' };
-    if (before.kind === 'unavailable')
-        return { kind: 'unavailable', why: before.why };
-    if (atStart === undefined || atStart.apps.length === 0)
-        return { kind: 'none' };
-    const until = deps.clock.now() + (deps.gpuWaitMs ?? 30_000);
-    for (;;) {
-        const now = await deps.gpu();
-        const held = now.kind === 'available' ? memoryHeldBy(now, family) : undefined;
-        if (held !== undefined && held.apps.length === 0)
-            return { kind: 'released', mib: atStart.mib, seconds: seconds() };
-        // a read the cancel ended says nothing of the memory
-        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
-            return { kind: 'unavailable', why: 'cancelled' };
-        if (deps.clock.now() >= until || deps.cancel?.aborted === true)
-            return {
-                kind: 'held',
-                mib: atStart.mib,
-                heldMib: held?.mib ?? atStart.mib,
-                seconds: seconds(),
-                pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-            };
-        await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()), deps.cancel);
-    }
-}
 
 ;// CONCATENATED MODULE: ./src/wait/servers/kind.ts
-
 
 /** No server at all (a URL and a model): nothing to check before, launch, follow, read or release. */
 const nothing = {
@@ -25150,10 +24478,8 @@ function savedServer(state) {
 
 ;// CONCATENATED MODULE: ./src/wait/gate.ts
 /**
- * The whole wait, from settings to outcome, shared by every front end (the action, the CLI): each server's wait
- * (server-wait.ts), at once, and their tally. A fleet's servers (one per `url` line) are launched, followed,
- * watched, reported and recorded each as if it were alone, their lines told with their URL; one that can no longer
- * become ready (or, with `fleet-min-ready`, too many such) ends the others' waits at once, and so do enough ready ones.
+ * The whole wait, from settings to outcome, for every front end: each server's wait at once, and their tally; one
+ * that can no longer become ready ends the others' waits.
  */
 
 
@@ -25194,7 +24520,7 @@ async function gate(settings, gateDeps) {
     if (!fleet)
         return waitForServer(kinds[0], servers[0], settings, deps);
     const stops = servers.map(() => new Halter());
-    const tally = fleetStops(stops, settings.fleetMinReady);
+    const tally = fleetStops(stops);
     const ended = await Promise.allSettled(servers.map((server, i) => waitForServer(kinds[i], server, settings, serverDeps[i], {
         stop: stops[i],
         settled: (o) => tally.settled(i, o)
@@ -25210,7 +24536,7 @@ async function gate(settings, gateDeps) {
     const outcomes = ended.map((e) => e.value);
     // each server's own outcome, its facts and profile included
     const results = outcomes.map(({ results: _, ...own }) => own);
-    const last = reportedEndpoint(results, tally.halted, settings.fleetMinReady);
+    const last = reportedEndpoint(results, tally.halted);
     return { ...last, results, models: [...new Set(results.flatMap((r) => r.models))] };
 }
 /** A server's kind: a container, a process to start or follow (or only its log to read), else none. */
@@ -25399,10 +24725,7 @@ const SMOKE = [
         (r) => (r.smoke?.decodeTokensPerSecond === undefined ? '\u2014' : `${r.smoke.decodeTokensPerSecond.toFixed(1)} tok/s`)
     ]
 ];
-/**
- * The endpoints' section of a fleet's summary (more than one endpoint), as Markdown lines: a row each, and for a
- * fleet of servers each one's own server, startup and GPU memory, and with a smoke test its figures.
- */
+/** A row per endpoint, with each one's own server, startup and GPU memory, and smoke test figures. */
 function endpointLines(outcome) {
     const results = outcome.results;
     const columns = [
@@ -25425,10 +24748,7 @@ function endpointLines(outcome) {
 }
 /** The longest value a cell of the environments' table shows. */
 const MAX_VALUE_CHARS = 200;
-/**
- * A fleet of servers with `env-report`: each server's values side by side, a row per endpoint, so that the one
- * server whose tuning did not reach it stands out (a value that differs from the first server's is marked).
- */
+/** Each server's `env-report` side by side, a value unlike the first server's marked: a tuning that did not reach. */
 function environments(results) {
     const reported = results.slice(0, MAX_SUMMARY_ENDPOINTS).filter((r) => r.server?.env !== undefined);
     if (reported.length === 0)
@@ -25479,16 +24799,14 @@ async function runDiagnostics(commands, runner) {
     }
 }
 /**
- * Runs a program with its output on `out`; resolves with its exit code. With `cancel`, the program leads a
- * process group of its own, and the whole group (the shell and whatever it started) is killed when `cancel`
- * aborts: a diagnostic must not hold a cancelled job. Without it, it stays in ours, so that a terminal's
- * Ctrl-C reaches it too.
+ * Runs a program with its output on `out`; resolves with its exit code. It leads a process group of its own, killed
+ * whole (the shell and whatever it started) when `cancel` aborts: a diagnostic must not hold a cancelled job.
  */
 function runCommand(program, args, out, cancel) {
-    // node:child_process is loaded only when diagnostics run.
+    // node:child_process only when diagnostics run
     const { spawn } = process.getBuiltinModule('node:child_process');
     return new Promise((resolve, reject) => {
-        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: cancel !== undefined });
+        const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
         const kill = () => {
             // a process that left the group may still hold the pipes: stop reading them
             child.stdout.destroy();
@@ -25501,18 +24819,18 @@ function runCommand(program, args, out, cancel) {
                 // the group has ended already
             }
         };
-        if (cancel?.aborted)
+        if (cancel.aborted)
             kill();
         else
-            cancel?.addEventListener('abort', kill, { once: true });
+            cancel.addEventListener('abort', kill, { once: true });
         child.stdout.pipe(out, { end: false });
         child.stderr.pipe(out, { end: false });
         child.once('error', (e) => {
-            cancel?.removeEventListener('abort', kill);
+            cancel.removeEventListener('abort', kill);
             reject(e);
         });
         child.once('close', (code) => {
-            cancel?.removeEventListener('abort', kill);
+            cancel.removeEventListener('abort', kill);
             resolve(code ?? 1);
         });
     });
@@ -25644,38 +24962,20 @@ function escapeProperty(s) {
 //# sourceMappingURL=command.js.map
 ;// CONCATENATED MODULE: ./src/action/github.ts
 /**
- * What the action tells the runner: outputs, masks, annotations, groups and the job summary, written by
- * @actions/core's own writers. They are imported from core's files rather than from its index, which also
- * loads an OIDC token client and, with it, all of undici, for tokens this action never asks for: about 45 ms
- * between "the server is ready" and the job going on, or 18 MB held for the whole wait had it loaded earlier.
- * The functions below do what core's do, over those writers.
- *
- * The files are named by their path under node_modules because core's package.json exports only its index
- * ("."): `@actions/core/lib/command.js` does not resolve. __tests__/unit/action/github.test.ts fails when core
- * changes that (then import by the package's own path) or when these functions stop writing what core's do.
+ * What the action tells the runner (outputs, masks, annotations, groups, the job summary), with @actions/core's own
+ * writers: imported from core's files, not its index, which also loads an OIDC client and all of undici. Core's
+ * package.json exports only its index, hence the paths under node_modules; __tests__/unit/action/github.test.ts
+ * fails when core changes that, or when these functions stop writing what core's do.
  */
 
 
-/**
- * Core's job summary writer, evaluated only when a summary is written ("eager" keeps it in the bundle file): its
- * module reads `fs.promises` as it loads, which brought node:fs/promises and node:readline in before the first
- * probe.
- */
+/** Core's job summary writer, loaded only when a summary is written ("eager" keeps it in the bundle file). */
 const jobSummary = async () => (await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 1170))).summary;
-/**
- * As core.setOutput for each output: the GITHUB_OUTPUT file, or the `set-output` command where there is none
- * (local runs).
- */
+/** As core.setOutput for each output: the GITHUB_OUTPUT file, or the `set-output` command where there is none. */
 const setOutputs = (outputs) => writeFileCommand('OUTPUT', 'set-output', outputs);
-/**
- * As core.saveState for each value: the GITHUB_STATE file, which the runner hands to the post step as `STATE_<name>`
- * variables (core.getState), or the `save-state` command where there is none.
- */
+/** As core.saveState for each value: the GITHUB_STATE file (the post step's `STATE_<name>`), or `save-state`. */
 const saveState = (values) => writeFileCommand('STATE', 'save-state', values);
-/**
- * Core's file writer brings node:crypto (for its delimiters), 3 MB and 5 ms on Node 24: it is evaluated only now,
- * once the wait is over ("eager" keeps it in the one bundle file).
- */
+/** Core's file writer brings node:crypto (for its delimiters): loaded only once the wait is over. */
 async function writeFileCommand(file, command, values) {
     if (!process.env[`GITHUB_${file}`]) {
         for (const [name, value] of Object.entries(values)) {
@@ -25723,17 +25023,11 @@ async function untrustedGroup(title, lines, say) {
 ;// CONCATENATED MODULE: ./src/report/command-safe.ts
 // Text the runner cannot take for a workflow command: what both front ends write goes through it.
 /**
- * What may stand before a `::` that the runner still reads as a command: it trims lines with .NET's TrimStart(),
- * which strips every Unicode white space (JavaScript's \s misses U+0085 NEL), and the invisible format
- * characters (zero-width spaces and joiners, word joiner, BOM, soft hyphen, Mongolian vowel separator) are
- * defused too, as no reader can see them.
+ * What may stand before a `::` the runner still reads as a command: .NET's TrimStart() strips all Unicode white
+ * space (\s misses U+0085 NEL); invisible format characters are defused too, as no reader can see them.
  */
 const COMMAND_LEAD = /^([\s\u0085\u00ad\u180e\u200b-\u200d\u2060\ufeff]*)::/gmu;
-/**
- * Makes text the runner cannot take for a workflow command: server text (a model id, an error message)
- * could otherwise carry a line break followed by `::set-output` or `::stop-commands`, or a `##[` command,
- * which the runner reads anywhere in a line. The runner also breaks lines at a lone carriage return.
- */
+/** Server text could carry a line break then `::stop-commands`, or a `##[`, which the runner reads anywhere in a line. */
 function commandSafe(text) {
     return text.replace(/##\[/g, '## [').replace(COMMAND_LEAD, '$1: :');
 }
@@ -25892,7 +25186,10 @@ const INPUT_DEFAULTS = Object.fromEntries(INPUT_NAMES.map((n) => [n, INPUTS[n].d
 
 
 const MAX_INPUT_LENGTH = 64 * 1024;
-/** `get` returns '' for an unset input. */
+/**
+ * `get` returns '' for an unset input. `input`: the raw text, or the default when blank; `field`: through a parser;
+ * `text`: trimmed one-line text, undefined when blank; `script`: the same, which may span lines.
+ */
 function inputReader(get) {
     const input = (name) => {
         const raw = get(name) ?? '';
@@ -25942,165 +25239,204 @@ function inputReader(get) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/inputs/input-files.ts
-/** The inputs that name a file, checked when the inputs are read, so that a wrong path fails before any request. */
-
-
-
-
-const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
-/** `ca-cert`: reads and checks the PEM file now. */
-function readCaCert(path) {
-    const value = text_printable(path);
-    let pem;
-    try {
-        pem = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
-    }
-    catch (e) {
-        const code = e.code ?? e.message;
-        throw new ProblemError({ problem: `cannot read "${value}" (${code})`, form: CA_FORM }, { cause: e });
-    }
-    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-    if (blocks.length === 0)
-        throw new ProblemError({ value, problem: 'holds no certificate', form: CA_FORM });
-    for (const block of blocks) {
-        try {
-            // node:crypto only here, for a ca-cert: loading it costs 5 ms and 3 MB on Node 24
-            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
-        }
-        catch {
-            throw new ProblemError({ value, problem: 'holds a certificate that cannot be read', form: CA_FORM });
-        }
-    }
-    return pem;
-}
-/**
- * `log-file`: a log that exists must be a regular file (followed through symlinks): a FIFO blocks whoever opens it,
- * and a device such as /dev/zero never ends. One not written yet is fine: the server writes it. Where the action
- * writes it (`writer`: the output of the server `start` runs, or of the `container`, through its engine), it must
- * not be a symbolic link either: the output would go wherever the link points. A log only read (`pid`) may be one.
- */
-function checkLogFile(path, writer) {
-    if (writer !== undefined && isSymlink(path))
-        throw new ProblemError({
-            value: text_printable(path),
-            problem: `is a symbolic link, and ${writer === 'start' ? '"start" writes the server\'s output' : 'the container\'s output (from "container") is written'} to it; a link is never followed`,
-            form: 'the path of a regular file (or of one to create), not a link to it'
-        });
-    let stat;
-    try {
-        stat = (0,external_node_fs_namespaceObject.statSync)(path);
-    }
-    catch {
-        return;
-    }
-    const what = notRegularFile(stat);
-    if (what !== undefined)
-        throw new ProblemError({
-            value: text_printable(path),
-            problem: `is ${what}`,
-            form: "the path of a regular file (the server's log)"
-        });
-}
-
 ;// CONCATENATED MODULE: ./src/runtime/platform.ts
-/**
- * What the machine the gate runs on can do, where a feature depends on it. Inputs are checked against it, so
- * that a feature this runner cannot serve fails before anything runs, naming the input, rather than during the
- * wait. Tests pass a fake one for macOS and Windows.
- */
+/** What this machine can do, where a feature depends on it: inputs are checked against it before anything runs. */
 
-/** The machine this process runs on. */
 function currentPlatform() {
     return { os: process.platform, hasProc: (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat') };
 }
 const OS_NAMES = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };
-/** For messages: "macOS", "Windows", else the platform's own name. */
 const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
 
-;// CONCATENATED MODULE: ./src/inputs/cross-field-rules.ts
+;// CONCATENATED MODULE: ./src/inputs/parse-settings.ts
 /**
- * The rules between inputs, and between an input and the machine: each is checked where the parser has read the
- * inputs it involves, so that the first bad input read is the one an error names.
+ * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings. Nothing
+ * below this module reads inputs; every error names the input and the form it accepts. The inputs are read in
+ * action.yml's order, each rule between them where the last input it involves is read, so that the first bad input
+ * read is the one an error names.
  */
 
 
 
-const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
-/** The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh). */
-function checkStart(start, platform) {
-    if (start !== undefined && platform.os === 'win32')
-        throw new InputError('start', {
-            problem: `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
-        });
+
+
+
+
+
+
+
+const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
+/**
+ * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
+ * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
+ * hold, masked as the inputs' secrets are: the front ends pass theirs.
+ */
+function parseSettings(get, platform = currentPlatform(), env = {}) {
+    const read = inputReader(get);
+    const { urls, ...request } = readRequest(read);
+    const intervalMs = read.duration('interval', 100);
+    const timeoutMs = read.duration('timeout', 1);
+    const { headers, secrets } = readCredentials(read, urls, env);
+    const server = readServer(read, platform, urls.length);
+    const probeGeneration = read.field('probe-generation', parseBoolean);
+    const load = read.field('load', parseBoolean);
+    // `smoke-test`: none, or the fixed sizes, warning or failing when it cannot measure
+    const smokeMode = read.field('smoke-test', (t) => {
+        const word = t.trim().toLowerCase();
+        return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES);
+    });
+    const smoke = smokeMode === 'false' ? undefined : { failOnError: smokeMode === 'fail-on-error', ...SMOKE_SIZES };
+    const targets = urls.map((url) => ({
+        url,
+        generation: probeGeneration ? generationFor(url, request.model) : undefined
+    }));
+    // one server behind every endpoint, or one per endpoint
+    const servers = server.servers.map((own, i) => ({
+        targets: server.servers.length === 1 ? targets : [targets[i]],
+        ...own
+    }));
+    const caPath = read.text('ca-cert');
+    const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => readCaCert(caPath));
+    const insecureTls = read.field('insecure-tls', parseBoolean);
+    const engineText = read.input('engine').trim().toLowerCase();
+    const engine = engineText === 'auto' ? undefined : read.field('engine', () => parseEngine(engineText));
+    const history = parse_settings_readHistory(read, get);
+    return {
+        ...FIXED,
+        ...request,
+        ...server,
+        ...history,
+        servers,
+        intervalMs,
+        timeoutMs,
+        headers,
+        secrets,
+        caCert,
+        insecureTls,
+        probeGeneration,
+        load,
+        smoke,
+        engine
+    };
 }
-/** A container and a process id name two servers; `stop: always` is for a container only. */
-function checkContainer(container, pid) {
-    if (container !== undefined && pid !== undefined)
-        throw new InputError('container', {
-            problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
-        });
+/** What to ask (`url`) and what the answer must show. */
+function readRequest(read) {
+    const urls = read.field('url', parseUrls);
+    const model = read.text('model');
+    const modelMatch = read.field('model-match', (t) => oneOf(t, MODEL_MATCH_MODES));
+    const match = read.text('match');
+    // `/source/flags` is a regular expression; any other text is literal
+    if (match !== undefined && /^\/.+\/[dgimsuvy]*$/s.test(match))
+        return { urls, model, modelMatch, matchRegex: read.field('match', parseRegex) };
+    return { urls, model, modelMatch, match };
 }
-function checkPid(pid, start) {
-    if (start !== undefined && pid !== undefined)
-        throw new InputError('pid', {
-            problem: 'cannot be used with "start": the server "start" launches is the one watched'
-        });
+/** `headers` and `api-key` (as an authorization header), and every secret of them, of `urls` and of `env`. */
+function readCredentials(read, urls, env) {
+    const headers = read.field('headers', parseHeaders);
+    // One too short to mask is refused.
+    const secrets = [];
+    const secret = (input, value, what) => {
+        if (value.length < MIN_SECRET_CHARS)
+            throw new InputError(input, {
+                problem: `${what} has fewer than ${MIN_SECRET_CHARS} characters, too short to be kept out of the logs`
+            });
+        secrets.push(value);
+    };
+    for (const [name, value] of Object.entries(headers).filter(([n]) => isCredentialName(n))) {
+        secret('headers', value, `the ${name} value`);
+        for (const part of credentialParts(name, value)) {
+            // a cookie that is not a credential (lang=en) may be short; the header's whole value is still masked
+            if (/cookie/i.test(name) && part.length < MIN_SECRET_CHARS)
+                continue;
+            secret('headers', part, `the ${name} credential`);
+        }
+    }
+    const apiKey = read.text('api-key');
+    if (apiKey !== undefined) {
+        if (/\s/.test(apiKey))
+            throw new InputError('api-key', { problem: 'contains white space; give the key alone, without "Bearer"' });
+        // never shown: only where it goes wrong
+        if (!isLatin1(apiKey))
+            throw new InputError('api-key', { problem: `contains a character outside Latin-1 (${LATIN1_FORM})` });
+        secret('api-key', apiKey, 'the key');
+        headers.authorization = `Bearer ${apiKey}`;
+    }
+    // A token in a URL's query string (?api_key=\u2026) is masked everywhere the URL is written, as url.href writes it
+    // and as decoded.
+    for (const url of urls)
+        for (const pair of url.search.slice(1).split('&')) {
+            const [[name, value] = ['', '']] = new URLSearchParams(pair);
+            const raw = pair.slice(pair.indexOf('=') + 1);
+            if (!pair.includes('=') || !isCredentialName(name) || value === '')
+                continue;
+            secret('url', value, `the value of the query parameter "${text_printable(name)}"`);
+            if (raw !== value)
+                secrets.push(raw);
+        }
+    secrets.push(...proxySecrets(env));
+    return { headers, secrets: secrets.filter((s) => s.length > 0) };
 }
-function checkFailPattern(failPattern, logFile, start) {
-    if (failPattern !== undefined && logFile === undefined && start === undefined)
+/** The servers: how each starts or which process it is, its log, and what to report about it. */
+function readServer(read, platform, endpoints) {
+    // a fleet of servers, one per url line; else one server (or none) behind every endpoint
+    const servers = readFleet(read, endpoints, platform) ?? [readOneServer(read, platform)];
+    // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
+    const kind = servers[0];
+    const failPatternText = read.input('fail-pattern');
+    const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parseRegex);
+    if (failPattern !== undefined && (kind.logFile ?? kind.container) === undefined && kind.start === undefined)
         throw new InputError('fail-pattern', {
             problem: 'needs a log to watch: set "log-file", or "start" (which writes one)'
         });
-}
-function checkEnvReport(envReport, { start, pid }, platform) {
-    if (envReport.length > 0 && start === undefined && pid === undefined)
+    const portCheck = read.field('port-check', parseBoolean);
+    const gpuCheck = read.field('gpu-check', (t) => oneOf(t, GPU_CHECKS));
+    const stop = read.field('stop', (t) => oneOf(t, STOP_MODES));
+    const envReport = read.field('env-report', parseEnvNames);
+    // a container's environment is the engine's to tell (Config.Env) where /proc cannot
+    const started = kind.start ?? kind.container;
+    if (envReport.length > 0 && started === undefined && kind.pid === undefined)
         throw new InputError('env-report', { problem: 'needs the server process: set "start", "pid" or "container"' });
     // A process started elsewhere shows its environment only in /proc/<pid>/environ; one that `start` launches
     // is reported with the environment the gate gave it.
-    if (envReport.length > 0 && start === undefined && !platform.hasProc) {
+    if (envReport.length > 0 && started === undefined && !platform.hasProc) {
         const orStart = platform.os === 'win32' ? '' : ', or launch the server with "start" (then its environment is the one given to it)';
         throw new InputError('env-report', {
             problem: `with "pid", reads the server's environment from /proc, which this machine (${osName(platform)}) does not ` +
                 `have: remove "env-report"${orStart}`
         });
     }
-}
-/** Each command runs as `timeout \u2026 /bin/sh -c command`. */
-function checkDiagnostics(diagnostics, platform) {
+    const diagnostics = (read.script('diagnostics') ?? '')
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    // each command runs as `timeout \u2026 /bin/sh -c command`
     if (diagnostics.length > 0 && platform.os === 'win32')
         throw new InputError('diagnostics', {
             problem: `${needsShell(platform)}: run them in a later step with "if: failure()"`
         });
+    return { servers, failPattern, portCheck, gpuCheck, stop, envReport, diagnostics };
 }
-/** `probe-generation`: the generation request for `url`, which the URL's model list and `model` decide. */
-function generationFor(url, model) {
-    const found = generationRoute(url);
-    if (found === undefined) {
-        throw new InputError('probe-generation', {
-            problem: `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
-                GENERATION_ROUTES.map((r) => `${r.listPathText} (${r.servers})`).join(', ')
+/** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
+function readOneServer(read, platform) {
+    const start = read.script('start');
+    checkStart(start, platform);
+    const pid = read.field('pid', (t) => parsePid(t.trim()));
+    if (start !== undefined && pid !== undefined)
+        throw new InputError('pid', {
+            problem: 'cannot be used with "start": the server "start" launches is the one watched'
         });
-    }
-    if (found.route.needsModel && model === undefined) {
-        throw new InputError('probe-generation', {
-            problem: `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`
+    const container = read.field('container', (t) => parseContainer(t.trim()));
+    if (container !== undefined && pid !== undefined)
+        throw new InputError('container', {
+            problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
         });
-    }
-    return found;
+    const logFile = read.text('log-file');
+    // the container's output, else the started server's, is appended to it: through a link, to wherever it points
+    const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined;
+    if (logFile !== undefined)
+        read.field('log-file', () => checkLogFile(logFile, writer));
+    return { start, pid, container, logFile };
 }
-
-;// CONCATENATED MODULE: ./src/inputs/fleet.ts
-/**
- * A fleet of servers: `start`, `pid`, `container` and `log-file` with one line per `url` line, in order, each
- * endpoint's own server. One value (or none) keeps its meaning of one server (or none) for every endpoint, and a
- * single `url` takes `start` whole, a script of as many lines as it likes.
- */
-
-
-
-
-
 /** The inputs that may name each endpoint's own server, in action.yml's order. */
 const PER_ENDPOINT = ['start', 'pid', 'container', 'log-file'];
 /**
@@ -26128,9 +25464,8 @@ function entryLines(text) {
     return lines;
 }
 /**
- * A fleet's servers, one per `url` line, where `start`, `pid`, `container` or `log-file` has one line per `url`
- * line (more than one); undefined for one server (or none) behind every endpoint. Every line is checked as its
- * input checks one value, and an error names its line.
+ * A fleet's servers, where `start`, `pid`, `container` or `log-file` has one line per `url` line; undefined for one
+ * server (or none) behind every endpoint. Every line is checked as its input checks one value.
  */
 function readFleet(read, endpoints, platform) {
     if (endpoints < 2)
@@ -26187,7 +25522,6 @@ function readFleet(read, endpoints, platform) {
         const start = starts?.[i];
         const pid = entry('pid', parsePid);
         const container = entry('container', parseContainer);
-        // the container's output, else the started server's, is appended to it: through a link, to wherever it points
         const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined;
         const logFile = entry('log-file', (line) => {
             checkLogFile(line, writer);
@@ -26196,189 +25530,83 @@ function readFleet(read, endpoints, platform) {
         return { start, pid, container, logFile };
     });
 }
-
-;// CONCATENATED MODULE: ./src/inputs/credentials.ts
+const needsShell = (platform) => `needs a POSIX shell (/bin/sh), which this machine (${osName(platform)}) does not have`;
+/** The server runs under `sh -c`, in its own process group: POSIX only (Windows runners have no /bin/sh). */
+function checkStart(start, platform) {
+    if (start !== undefined && platform.os === 'win32')
+        throw new InputError('start', {
+            problem: `${needsShell(platform)}: start the server in an earlier step and give its process id with "pid"`
+        });
+}
 /**
- * The credentials the probes carry (credential headers, `api-key`, a token in a URL's query string) and those of a
- * proxy in the environment: each a secret, registered whole and in the parts a server may echo alone.
+ * `log-file`: a log that exists must be a regular file: a FIFO blocks whoever opens it, and /dev/zero never ends.
+ * Where the action writes it (`writer`), it must not be a symbolic link either: the output would go wherever the
+ * link points. A log only read (`pid`) may be one.
  */
-
-
-
-
-/** `headers` and `api-key` (as an authorization header), and every secret of them, of `urls` and of `env`. */
-function readCredentials(read, urls, env) {
-    const headers = read.field('headers', parseHeaders);
-    // One too short to mask is refused.
-    const secrets = [];
-    const secret = (input, value, what) => {
-        if (value.length < MIN_SECRET_CHARS)
-            throw new InputError(input, {
-                problem: `${what} has fewer than ${MIN_SECRET_CHARS} characters, too short to be kept out of the logs`
-            });
-        secrets.push(value);
-    };
-    for (const [name, value] of Object.entries(headers).filter(([n]) => isCredentialName(n))) {
-        secret('headers', value, `the ${name} value`);
-        for (const part of credentialParts(name, value)) {
-            // a cookie that is not a credential (lang=en) may be short; the header's whole value is still masked
-            if (/cookie/i.test(name) && part.length < MIN_SECRET_CHARS)
-                continue;
-            secret('headers', part, `the ${name} credential`);
+function checkLogFile(path, writer) {
+    if (writer !== undefined && isSymlink(path))
+        throw new ProblemError({
+            value: text_printable(path),
+            problem: `is a symbolic link, and ${writer === 'start' ? '"start" writes the server\'s output' : 'the container\'s output (from "container") is written'} to it; a link is never followed`,
+            form: 'the path of a regular file (or of one to create), not a link to it'
+        });
+    let stat;
+    try {
+        stat = (0,external_node_fs_namespaceObject.statSync)(path);
+    }
+    catch {
+        // not written yet: the server writes it
+        return;
+    }
+    const what = notRegularFile(stat);
+    if (what !== undefined)
+        throw new ProblemError({
+            value: text_printable(path),
+            problem: `is ${what}`,
+            form: "the path of a regular file (the server's log)"
+        });
+}
+/** `probe-generation`: the generation request for `url`, which the URL's model list and `model` decide. */
+function generationFor(url, model) {
+    const found = generationRoute(url);
+    if (found === undefined) {
+        throw new InputError('probe-generation', {
+            problem: `no generation request is known for ${url.pathname}: point "url" at the server's model list, ` +
+                GENERATION_ROUTES.map((r) => `${r.listPathText} (${r.servers})`).join(', ')
+        });
+    }
+    if (found.route.needsModel && model === undefined) {
+        throw new InputError('probe-generation', {
+            problem: `needs "model": the request to ${found.route.requests[0].path} names the model to generate with`
+        });
+    }
+    return found;
+}
+const CA_FORM = 'the path of a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)';
+/** `ca-cert`: reads and checks the PEM file now, so that a wrong path fails before any request. */
+function readCaCert(path) {
+    const value = text_printable(path);
+    let pem;
+    try {
+        pem = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+    }
+    catch (e) {
+        const code = e.code ?? e.message;
+        throw new ProblemError({ problem: `cannot read "${value}" (${code})`, form: CA_FORM }, { cause: e });
+    }
+    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    if (blocks.length === 0)
+        throw new ProblemError({ value, problem: 'holds no certificate', form: CA_FORM });
+    for (const block of blocks) {
+        try {
+            // node:crypto only here, for a ca-cert
+            new (process.getBuiltinModule('node:crypto').X509Certificate)(block);
+        }
+        catch {
+            throw new ProblemError({ value, problem: 'holds a certificate that cannot be read', form: CA_FORM });
         }
     }
-    const apiKey = read.text('api-key');
-    if (apiKey !== undefined) {
-        if (/\s/.test(apiKey))
-            throw new InputError('api-key', { problem: 'contains white space; give the key alone, without "Bearer"' });
-        // never shown: only where it goes wrong
-        if (!isLatin1(apiKey))
-            throw new InputError('api-key', { problem: `contains a character outside Latin-1 (${LATIN1_FORM})` });
-        secret('api-key', apiKey, 'the key');
-        headers.authorization = `Bearer ${apiKey}`;
-    }
-    // A token in a URL's query string (?api_key=\u2026) is masked everywhere the URL is written (logs, summary, results):
-    // as url.href writes it and as decoded.
-    for (const url of urls)
-        for (const pair of url.search.slice(1).split('&')) {
-            const [[name, value] = ['', '']] = new URLSearchParams(pair);
-            const raw = pair.slice(pair.indexOf('=') + 1);
-            if (!pair.includes('=') || !isCredentialName(name) || value === '')
-                continue;
-            secret('url', value, `the value of the query parameter "${text_printable(name)}"`);
-            if (raw !== value)
-                secrets.push(raw);
-        }
-    secrets.push(...proxySecrets(env));
-    return { headers, secrets: secrets.filter((s) => s.length > 0) };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/parse-settings.ts
-/**
- * Turns raw input strings (from the action's inputs or the CLI's flags) into typed, validated settings.
- * Nothing below this module reads inputs; every error names the input and the form it accepts. The inputs are
- * read in action.yml's order, each rule between them where the last input it involves is read; FIXED holds the
- * values no input sets.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
- * `platform` can do. `env` is the environment the probes and the server run in, for the proxy credentials it may
- * hold, masked as the inputs' secrets are: the front ends pass theirs.
- */
-function parseSettings(get, platform = currentPlatform(), env = {}) {
-    const read = inputReader(get);
-    const { urls, ...request } = readRequest(read);
-    const intervalMs = read.duration('interval', 100);
-    const timeoutMs = read.duration('timeout', 1);
-    const { headers, secrets } = readCredentials(read, urls, env);
-    const server = readServer(read, platform, urls.length);
-    const probeGeneration = read.field('probe-generation', parseBoolean);
-    const load = read.field('load', parseBoolean);
-    const smoke = readSmoke(read);
-    const targets = urls.map((url) => ({
-        url,
-        generation: probeGeneration ? generationFor(url, request.model) : undefined
-    }));
-    // one server behind every endpoint, or one per endpoint
-    const servers = server.servers.map((own, i) => ({
-        targets: server.servers.length === 1 ? targets : [targets[i]],
-        ...own
-    }));
-    const caPath = read.text('ca-cert');
-    const caCert = caPath === undefined ? undefined : read.field('ca-cert', () => readCaCert(caPath));
-    const insecureTls = read.field('insecure-tls', parseBoolean);
-    // The startup profile and the history of runs.
-    const engineText = read.input('engine').trim().toLowerCase();
-    const engine = engineText === 'auto' ? undefined : read.field('engine', () => parseEngine(engineText));
-    const history = parse_settings_readHistory(read, get);
-    return {
-        ...FIXED,
-        ...request,
-        ...server,
-        ...history,
-        servers,
-        // every endpoint of a fleet must be ready
-        fleetMinReady: urls.length,
-        intervalMs,
-        timeoutMs,
-        headers,
-        secrets,
-        caCert,
-        insecureTls,
-        probeGeneration,
-        load,
-        smoke,
-        engine
-    };
-}
-/** What to ask (`url`) and what the answer must show. */
-function readRequest(read) {
-    const urls = read.field('url', parseUrls);
-    const model = read.text('model');
-    const modelMatch = read.field('model-match', (t) => oneOf(t, MODEL_MATCH_MODES));
-    const match = read.text('match');
-    // `/source/flags` is a regular expression; any other text is literal
-    if (match !== undefined && /^\/.+\/[dgimsuvy]*$/s.test(match))
-        return { urls, model, modelMatch, matchRegex: read.field('match', parseRegex) };
-    return { urls, model, modelMatch, match };
-}
-/** The server: how it starts or which process it is, its log, and what to report about it. */
-function readServer(read, platform, endpoints) {
-    // a fleet of servers, one per url line; else one server (or none) behind every endpoint
-    const servers = readFleet(read, endpoints, platform) ?? [readOneServer(read, platform)];
-    // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
-    const kind = servers[0];
-    const failPatternText = read.input('fail-pattern');
-    const failPattern = failPatternText.trim() === '' ? undefined : read.field('fail-pattern', parseRegex);
-    checkFailPattern(failPattern, kind.logFile ?? kind.container, kind.start);
-    const portCheck = read.field('port-check', parseBoolean);
-    const gpuCheck = read.field('gpu-check', (t) => oneOf(t, GPU_CHECKS));
-    const stop = read.field('stop', (t) => oneOf(t, STOP_MODES));
-    const envReport = read.field('env-report', parseEnvNames);
-    // a container's environment is the engine's to tell (Config.Env) where /proc cannot
-    checkEnvReport(envReport, { start: kind.start ?? kind.container, pid: kind.pid }, platform);
-    const diagnostics = (read.script('diagnostics') ?? '')
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '');
-    checkDiagnostics(diagnostics, platform);
-    return { servers, failPattern, portCheck, gpuCheck, stop, envReport, diagnostics };
-}
-/** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
-function readOneServer(read, platform) {
-    const start = read.script('start');
-    checkStart(start, platform);
-    const pid = read.field('pid', (t) => parsePid(t.trim()));
-    checkPid(pid, start);
-    const container = read.field('container', (t) => parseContainer(t.trim()));
-    checkContainer(container, pid);
-    const logFile = read.text('log-file');
-    // the container's output, else the started server's, is appended to it: through a link, to wherever it points
-    const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined;
-    if (logFile !== undefined)
-        read.field('log-file', () => checkLogFile(logFile, writer));
-    return { start, pid, container, logFile };
-}
-const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
-/** `smoke-test`: none, or one of the fixed sizes that warns or fails when it cannot measure. */
-function readSmoke(read) {
-    const smokeMode = read.field('smoke-test', (t) => {
-        const word = t.trim().toLowerCase();
-        return /^(true|yes|on)$/.test(word) ? 'true' : /^(false|no|off)$/.test(word) ? 'false' : oneOf(t, SMOKE_MODES);
-    });
-    return smokeMode === 'false' ? undefined : { failOnError: smokeMode === 'fail-on-error', ...SMOKE_SIZES };
+    return pem;
 }
 /** Where earlier runs are kept, which compare with this one, and what counts as a regression. */
 function parse_settings_readHistory(read, get) {
@@ -26421,18 +25649,17 @@ function parse_settings_readHistory(read, get) {
 
 
 
-/** Reads an input as @actions/core's getInput does (INPUT_<NAME>, spaces as underscores, upper case, trimmed). */
-// An input missing from the environment (run outside a runner) takes its action.yml default, as the runner would
-// give it; one set to '' stays '' (history-file '' is history off).
+/**
+ * An input as @actions/core's getInput reads it; one missing from the environment (outside a runner) takes its
+ * action.yml default, as the runner would give it, and one set to '' stays '' (history-file '' is history off).
+ */
 const actionInput = (name) => (process.env[inputVariable(name)] ?? INPUT_DEFAULTS[name]).trim();
 async function run() {
     let secrets = [];
-    // A progress line, written as core.info writes it: redacted and defused, so no secret and no workflow
-    // command reaches the log.
+    // as core.info writes it, redacted and defused: no secret and no workflow command reaches the log
     const say = (line) => info(commandSafe(redact(line, secrets)));
-    // Each kind of warning or notice is annotated once a run, with its title; the same kind again goes to the log
-    // only. GitHub shows ten warnings a step: a server that flaps, or history that complains, must not crowd out
-    // the ones that matter.
+    // Each kind of warning or notice is annotated once a run, the same kind again goes to the log only: GitHub shows
+    // ten warnings a step, and a server that flaps must not crowd out the ones that matter.
     const annotated = new Set();
     const note = (kind, line, what) => {
         if (annotated.has(what))
@@ -26440,8 +25667,7 @@ async function run() {
         annotated.add(what);
         annotate(kind, commandSafe(redact(line, secrets)), NOTE_TITLES[what]);
     };
-    // The runner sends SIGINT, then SIGTERM, when the job is cancelled (SIGHUP when its service goes): whatever the
-    // step is doing then, it ends the wait and still reports, reason=cancelled.
+    // SIGINT, then SIGTERM, when the job is cancelled (SIGHUP when its service goes): the wait ends, reason=cancelled
     const { cancel, release } = cancelOnSignals();
     try {
         // an input action.yml does not declare would be ignored: a typo, or an input this action no longer has
@@ -26505,7 +25731,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3207);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4475);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 
@@ -26530,11 +25756,8 @@ __webpack_async_result__();
 /* harmony export */   D: () => (/* binding */ dropOutputToClosedPipes)
 /* harmony export */ });
 /**
- * A reader that leaves early (`wait-for-model \u2026 2>&1 | head -1`) closes the pipe under stdout or stderr. The
- * next write then fails with EPIPE, which Node reports as an 'error' event on the stream: with no listener,
- * an uncaught exception that prints a stack trace and ends the process with status 1, although the server may
- * be ready. The reader has what it wanted, so the rest of that stream's output is dropped (a destroyed stream
- * discards later writes without another event) and the run ends with its own exit status.
+ * A reader that leaves early (`\u2026 | head -1`) makes the next write fail with EPIPE, an uncaught 'error' that would
+ * end the run with status 1 although the server may be ready: the rest of that output is dropped instead.
  */
 function dropOutputToClosedPipes(streams) {
     for (const stream of streams)
@@ -26562,26 +25785,18 @@ __nccwpck_require__.d(__webpack_exports__, {
 const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
 ;// CONCATENATED MODULE: ./src/runtime/memory.ts
 /**
- * Keeps the action's memory flat whatever a server sends. V8's own heuristics are tuned for throughput: they
- * let garbage pile up for tens of megabytes before collecting it, and recompile hot code at a cost of tens of
- * megabytes more. A wait loop does little work and can afford to be frugal.
+ * Keeps the action's memory flat whatever a server sends: V8's heuristics, tuned for throughput, let garbage pile up
+ * and recompile hot code at a cost in memory; a wait loop does little work and can afford to be frugal.
  */
 
-/** How often a long wait collects its garbage in full. */
 const FULL_COLLECTION_MS = 30_000;
 /**
- * Called once by each entry point, before the first connection: set any later, the first turn of the event loop
- * (which makes every endpoint's clients) runs without these settings, and a fleet's memory peaks higher.
- *
- * - A tiering budget no wait reaches keeps undici's WebAssembly parser on the baseline compiler, fast enough for a
- *   body capped at 1 MiB; the optimising one costs tens of megabytes. (`--liftoff-only` set at run time works on
- *   Node 20 but not on 24, as the budget is read at each tier-up.)
- * - No optimising JavaScript compilers: a wait runs the same few functions thousands of times, and compiling them
- *   costs more memory than the CPU it saves.
- * - A full collection every 30 s: each young-generation collection moves a little garbage into the old
- *   generation, which V8 collects only past a limit, so RSS would creep up. The timer does not hold the process open.
- * - The young generation kept at its first size: V8 doubles it each time a scavenge finds most of it alive, as a
- *   large model list does in one probe, and the grown space stays.
+ * Called by each entry point before the first connection (later, the first turn of the event loop runs without it).
+ * - A tiering budget no wait reaches keeps undici's WebAssembly parser on the baseline compiler (`--liftoff-only`
+ *   set at run time is ignored on Node 24).
+ * - No optimising compilers: compiling the few hot functions costs more memory than the CPU it saves.
+ * - A full collection every 30 s: young collections move a little garbage into the old generation, so RSS creeps.
+ * - The young generation kept at its first size: V8 doubles it after one large model list, and it stays grown.
  */
 function keepMemoryFlat() {
     (0,external_node_v8_namespaceObject.setFlagsFromString)('--wasm-tiering-budget=1000000000');
@@ -26591,7 +25806,6 @@ function keepMemoryFlat() {
     setInterval(collectGarbage, FULL_COLLECTION_MS).unref();
 }
 let gc;
-/** A full garbage collection now. */
 function collectGarbage() {
     if (gc === undefined) {
         (0,external_node_v8_namespaceObject.setFlagsFromString)('--expose-gc');
@@ -26601,11 +25815,8 @@ function collectGarbage() {
     gc();
 }
 /**
- * One per wait, shared by every HTTP client of it. Once earlier bodies total `afterBytes`, a full collection
- * runs before the next one is parsed: a body near the 1 MiB cap leaves several megabytes (its text, its
- * buffers, its parsed JSON) that V8 would otherwise keep until its next full collection, tens of probes later.
- * Shared, because ten servers of a fleet answering at once would each leave theirs before any client's own
- * count came round.
+ * One per wait, shared by its HTTP clients (a fleet's answers come at once): once earlier bodies total `afterBytes`,
+ * a full collection runs before the next is parsed, since V8 would keep their megabytes for tens of probes.
  */
 function createBodyCollector(afterBytes = 256 * 1024) {
     let pending = 0;

@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1797:
+/***/ 2541:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16546,10 +16546,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 ;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
 /**
- * The GPUs and what holds their memory, from `nvidia-smi`: its CSV queries (formats as seen on an H200; see the
- * research notes), run within one time limit for the whole snapshot, ended at once by a signal (a cancelled job),
- * its output read up to 1 MiB. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is a
- * structured `unavailable`, never an error: a machine without a GPU is no reason to fail a wait.
+ * The GPUs and what holds their memory, from `nvidia-smi`'s CSV queries, within one time limit, ended at once by a
+ * signal. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is `unavailable`, never an
+ * error: a machine without a GPU is no reason to fail a wait.
  */
 const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
 const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
@@ -16577,8 +16576,7 @@ async function gpuSnapshot(options = {}) {
 }
 /**
  * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
- * anything it started (a wrapper script's children would otherwise hold its output open); the answer is settled
- * then, without waiting for the pipes to close.
+ * anything it started (a wrapper's children would hold its output open), without waiting for the pipes to close.
  */
 function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal }, timeoutMs) {
     return new Promise((resolve) => {
@@ -16586,7 +16584,7 @@ function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal 
             return resolve({ kind: 'unavailable', why: 'cancelled' });
         if (timeoutMs <= 0)
             return resolve({ kind: 'unavailable', why: 'timeout' });
-        // node:child_process is loaded only when nvidia-smi is asked: a wait without a GPU check starts without it.
+        // node:child_process only when nvidia-smi is asked
         const { spawn } = process.getBuiltinModule('node:child_process');
         const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
         const out = new BoundedText();
@@ -16598,8 +16596,14 @@ function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal 
             settled = true;
             clearTimeout(timer);
             signal?.removeEventListener('abort', onAbort);
-            // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
-            killGroup(child.pid);
+            try {
+                // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
+                if (child.pid !== undefined)
+                    process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                // gone already
+            }
             child.stdout.destroy();
             child.stderr.destroy();
             resolve(run);
@@ -16639,16 +16643,6 @@ class BoundedText {
         return Buffer.concat(this.chunks).toString('utf8');
     }
 }
-function killGroup(pid) {
-    if (pid === undefined)
-        return;
-    try {
-        process.kill(-pid, 'SIGKILL');
-    }
-    catch {
-        // gone already
-    }
-}
 const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
 /** `[N/A]` and the like are no number. */
 const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
@@ -16680,13 +16674,12 @@ function parseApps(csv) {
     }));
 }
 /**
- * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes such as `GPU-24f17f1b`), in its order;
- * all of them when it is unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id
- * nvidia-smi does not list here), and an empty value hides every GPU. `unmatched` is that entry, if any.
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes), in its order; all of them when it is
+ * unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id), and empty hides them all.
  */
 function visibleGpus(gpus, cudaVisibleDevices) {
     if (cudaVisibleDevices === undefined)
-        return { gpus: [...gpus] };
+        return [...gpus];
     const chosen = [];
     for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
         if (entry === '')
@@ -16695,15 +16688,15 @@ function visibleGpus(gpus, cudaVisibleDevices) {
             ? gpus.find((g) => g.index === Number(entry))
             : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
         if (gpu === undefined)
-            return { gpus: chosen, unmatched: entry };
+            break;
         if (!chosen.includes(gpu))
             chosen.push(gpu);
     }
-    return { gpus: chosen };
+    return chosen;
 }
 /** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
 function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
-    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).gpus.map((g) => g.uuid));
+    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).map((g) => g.uuid));
     return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
 }
 /** The GPU memory held by any of `pids` (a server and its workers). */
@@ -16719,20 +16712,15 @@ function memoryHeldBy(snapshot, pids) {
  */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g;
-/**
- * The one control-character rule (C0 and DEL): whether `text` holds one other than those `allowed` (a tab in a
- * value; a script's tab and line breaks).
- */
+/** The one control-character rule (C0 and DEL). */
 function hasControlChars(text, allowed = '\t') {
     for (const [c] of text.matchAll(CONTROL))
         if (!allowed.includes(c))
             return true;
     return false;
 }
-/** `text` with each run of control characters turned into one space, for a one-line quote of a server's words. */
 const controlToSpace = (text) => text.replace(CONTROL_RUN, ' ');
 const CONTROL_RUN = new RegExp(`${CONTROL.source}+`, 'g');
-/** Shows input text safely in a message: control characters escaped, length capped. */
 function text_printable(text, max = 80) {
     const shown = JSON.stringify(text)
         .slice(1, -1)
@@ -16745,18 +16733,11 @@ function clip(text, max = 120) {
     const clean = controlToSpace(text.slice(0, 2 * max));
     return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
 }
-/**
- * A copy of a short string that does not hold on to the string it was cut from. V8 makes a slice of 13
- * characters or more a view of its parent: an excerpt or a summary kept from a 1 MiB body would keep the whole
- * body alive for as long as the answer is kept (the last answer of each target of a fleet, the timeline).
- */
+/** V8 makes a slice of 13 characters or more a view of its parent: an excerpt kept would keep a 1 MiB body alive. */
 function detached(text) {
     return JSON.parse(JSON.stringify(text));
 }
-/**
- * Says what a body says in a few words: a JSON error's message (from `json`, the body already parsed), an HTML
- * page's title, or its first line.
- */
+/** A body in a few words: a JSON error's message, an HTML page's title, or its first line. */
 function describeBody(body, contentType, json) {
     const text = body.trimStart().slice(0, 8192).trimEnd();
     if (text === '')
@@ -16790,10 +16771,7 @@ function jsonMessage(json) {
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
-/**
- * Text a server or a log wrote, as literal Markdown (before `cell`): no HTML (`<img>`), no emphasis, no code span,
- * no link or image, no autolink (`https://\u2026`, `www.\u2026`).
- */
+/** Server or log text as literal Markdown (before `cell`): no HTML, emphasis, code span, link or autolink. */
 function mdText(text) {
     return text
         .replace(/[\\`*_~[\]]/g, '\\$&')
@@ -16805,7 +16783,6 @@ function mdText(text) {
 }
 /** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
 const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
-/** The title of a server log's last lines (the log, both job summaries). */
 function logTailTitle(tail, file = 'the log') {
     return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
 }
@@ -17094,7 +17071,7 @@ class JobEndStateError extends Error {
     value;
     form;
     constructor(
-    /** The state's name, and where in it (the variable is `STATE_servers`). */
+    /** Where in the state: `servers[0].pid`. */
     stateName, value, 
     /** The form the main step writes. */
     form) {
@@ -17105,10 +17082,7 @@ class JobEndStateError extends Error {
         this.name = 'JobEndStateError';
     }
 }
-/**
- * The saved entries (`get` returns '' for a name not saved): none when the main step saved nothing. A value that
- * is not a JSON list of at most MAX_SERVERS entries throws JobEndStateError; each entry is read by `readServerEndState`.
- */
+/** The saved entries, each to be read by `readServerEndState`; none when the main step saved nothing. */
 function readJobEndState(get) {
     const text = get(NAME);
     if (text === '')
@@ -17129,13 +17103,10 @@ const PID_MAX = 4_194_304;
 const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MARKER_FORM = /^[0-9a-f]{32}$/;
 const CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
-/** A path as `log-file` takes it (relative to the workspace, as the post step runs there too): no control character, at most PATH_MAX. */
+/** A path as `log-file` takes it (the post step runs in the workspace too): no control character, at most PATH_MAX. */
 // eslint-disable-next-line no-control-regex
 const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
-/**
- * Server `i`'s entry of the saved list, read back; undefined when it has nothing to stop. A value in any other
- * form than the one `serverEndState` writes throws JobEndStateError.
- */
+/** Server `i`'s entry, read back in the form `serverEndState` writes; undefined when it has nothing to stop. */
 function readServerEndState(entry, i) {
     if (entry === null)
         return undefined;
@@ -17159,17 +17130,17 @@ function readServerEndState(entry, i) {
             throw new JobEndStateError(`${at}.${name}`, shown(v), form);
         return v;
     };
-    const timeoutMs = whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647');
-    const logFile = matching('logFile', PATH_FORM, 'a path without control characters, or none');
-    const logLines = whole('logLines', 0, 1000, 'a whole number from 0 to 1000');
+    const common = {
+        timeoutMs: whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
+        logFile: matching('logFile', PATH_FORM, 'a path without control characters, or none'),
+        logLines: whole('logLines', 0, 1000, 'a whole number from 0 to 1000')
+    };
     if (saved.kind === 'container')
         return {
             kind: 'container',
             container: matching('container', CONTAINER_FORM, 'a container id or name', false),
             socket: matching('socket', PATH_FORM, 'a socket path without control characters', false),
-            timeoutMs,
-            logFile,
-            logLines
+            ...common
         };
     if (saved.kind !== 'process')
         throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process" or "container"');
@@ -17179,9 +17150,7 @@ function readServerEndState(entry, i) {
         startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
         bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
         runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
-        timeoutMs,
-        logFile,
-        logLines
+        ...common
     };
 }
 /** A saved value as the refusal shows it. */
@@ -17190,7 +17159,7 @@ const shown = (v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./src/server/proc.ts
-/** Reading Linux's /proc: one process's stat line, the process ids, a command line, an environment. Undefined or empty without it. */
+/** Reading Linux's /proc: a process's stat line, the process ids, a command line, an environment; nothing without it. */
 
 function procStat(pid, proc = '/proc') {
     try {
@@ -17227,59 +17196,56 @@ function proc_commandLine(pid, proc = '/proc') {
         return '';
     }
 }
-/** The environment `pid` started with (`/proc/<pid>/environ`), or undefined when it cannot be read (gone, another user's, no /proc). */
+/** The environment `pid` started with, or undefined when it cannot be read (gone, another user's, no /proc). */
 function procEnviron(pid, proc = '/proc') {
     try {
-        const entries = readFileSync(`${proc}/${pid}/environ`, 'utf8')
-            .split('\0')
-            .filter((e) => e.includes('='));
-        return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+        return environment(readFileSync(`${proc}/${pid}/environ`, 'utf8').split('\0'));
     }
     catch {
         return undefined;
     }
 }
+/** `NAME=value` entries as a record; an entry without `=` is none. */
+const environment = (entries) => Object.fromEntries(entries.filter((e) => e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
 
 ;// CONCATENATED MODULE: ./src/server/guard.ts
 /**
- * Which processes a stop may signal, read from Linux's /proc. Never this process, one of its ancestors (the
- * runner's step, the runner itself), pid 1, a runner's own processes (`Runner.Worker`, `Runner.Listener`, its
- * service scripts), nor a process group any of them is in. A pid recorded at launch is the server only while it
- * names the process that started then (`/proc/<pid>/stat` field 22, on the same boot): Linux reuses pids, and a
- * server that died early leaves its pid to a stranger. A process that carries the run's marker in its
- * environment (`WAIT_FOR_MODEL_RUN=<id>`, set at launch and inherited by whatever the server starts) is the
- * server's, wherever it went: a worker that double-forked out of the group, an orphaned engine core.
+ * Which processes a stop may signal, from Linux's /proc. Never this process, its ancestors (the runner's step, the
+ * runner), pid 1, the runner's own programs, nor a process group any of them is in. A pid recorded at launch is the
+ * server only while it names the process that started then, on the same boot: Linux reuses pids. A process that
+ * carries the run's marker in its environment (set at launch, inherited) is the server's wherever it went (a worker
+ * that double-forked out of the group, an orphaned engine core).
  */
 
 
 /** The variable `start` tags the server's environment with. */
 const RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
-/** The runner's own programs, by their command line (the hosted runners' and a self-hosted one's, as installed). */
+/** The runner's own programs, by their command line (hosted and self-hosted). */
 const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
 /** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
 const MAX_DEPTH = 4096;
-/** The processes and groups a stop must leave alone, as seen now from `self` (this process). */
-function processGuard(proc = '/proc', self = process.pid) {
+/** The processes and groups a stop must leave alone, as seen now from this process. */
+function processGuard() {
     const spared = new Map([[1, 'init']]);
     const groups = new Set();
-    const selfStat = procStat(self, proc);
-    spared.set(self, 'self');
+    const selfStat = procStat(process.pid);
+    spared.set(process.pid, 'self');
     if (selfStat !== undefined)
         groups.add(selfStat.pgrp);
     // without /proc only the parent is known
-    let parent = selfStat?.ppid ?? (self === process.pid ? process.ppid : 0);
+    let parent = selfStat?.ppid ?? process.ppid;
     for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
         spared.set(parent, 'ancestor');
-        const stat = procStat(parent, proc);
+        const stat = procStat(parent);
         if (stat !== undefined)
             groups.add(stat.pgrp);
         parent = stat?.ppid ?? 0;
     }
-    for (const pid of proc_procPids(proc)) {
-        if (spared.has(pid) || !RUNNER_COMMAND.test(proc_commandLine(pid, proc)))
+    for (const pid of proc_procPids()) {
+        if (spared.has(pid) || !RUNNER_COMMAND.test(proc_commandLine(pid)))
             continue;
         spared.set(pid, 'runner');
-        const stat = procStat(pid, proc);
+        const stat = procStat(pid);
         if (stat !== undefined)
             groups.add(stat.pgrp);
     }
@@ -17314,36 +17280,32 @@ function bootId(proc = '/proc') {
     }
 }
 /**
- * The processes whose environment carries `RUN_MARKER=<marker>`, among those this user may read, that started no
- * earlier than `sinceTicks`. `seen` caches each answer by pid and start time: an environment is fixed at exec, and
- * reading every process's on every poll would cost the stop more than the stop itself.
+ * The processes whose environment carries `RUN_MARKER=<marker>` that started no earlier than `sinceTicks`. `seen`
+ * caches each answer by pid and start time: an environment is fixed at exec, and reading all on every poll is dear.
  */
-function markedProcesses(marker, sinceTicks, seen, proc = '/proc') {
+function markedProcesses(marker, sinceTicks, seen) {
     const needle = `\0${RUN_MARKER}=${marker}\0`;
     const found = [];
-    for (const pid of proc_procPids(proc)) {
-        const stat = procStat(pid, proc);
+    for (const pid of proc_procPids()) {
+        const stat = procStat(pid);
         if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
             continue;
         const key = `${pid}:${stat.startTicks}`;
         let marked = seen.get(key);
         if (marked === undefined) {
-            marked = environHas(pid, needle, proc);
+            try {
+                // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
+                marked = `\0${(0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`, 'latin1')}\0`.includes(needle);
+            }
+            catch {
+                marked = false; // another user's process, or gone
+            }
             seen.set(key, marked);
         }
         if (marked)
             found.push(pid);
     }
     return found;
-}
-function environHas(pid, needle, proc) {
-    try {
-        // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
-        return `\0${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/environ`, 'latin1')}\0`.includes(needle);
-    }
-    catch {
-        return false; // another user's process, or gone
-    }
 }
 /** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
 function descendantsOf(roots, proc = '/proc') {
@@ -17368,19 +17330,16 @@ function descendantsOf(roots, proc = '/proc') {
 
 ;// CONCATENATED MODULE: ./src/server/port-owner.ts
 /**
- * Who listens on a local TCP port, read from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
- * socket's inode found among the processes' file descriptors (/proc/<pid>/fd \u2192 `socket:[inode]`), and each
- * holder's command line. Structured answers only; without /proc (not Linux) the answer is `unknown`.
- *
- * /proc/net/tcp is the table of the reader's network namespace: a server in a container with its own
- * namespace (docker -p) shows as the proxy that forwards the port, which is what answers the gate anyway.
+ * Who listens on a local TCP port, from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode among the processes' file descriptors, and each holder's command line. /proc/net/tcp is this
+ * network namespace's: a server in a container with its own (docker -p) shows as the proxy that forwards the port.
  */
 
 
 
 
 const LISTEN = '0A';
-/** Who listens on `port` (any local address, IPv4 and IPv6). */
+/** Who listens on `port` (any local address, IPv4 and IPv6); `proc`: where procfs is mounted. */
 function portOwner(port, { proc = '/proc' } = {}) {
     const sockets = listeningSockets(proc, port);
     if (sockets === undefined)
@@ -17394,15 +17353,12 @@ function portOwner(port, { proc = '/proc' } = {}) {
         listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
     };
 }
-/**
- * Whether what listens on `port` belongs to the process `pid` or its descendants (a `start` shell that runs the
- * server as its child, a server that forks workers): the listening socket's inode among their descriptors.
- */
-function listenerOwnership(port, pid, options = {}) {
-    const owner = portOwner(port, options);
+/** Whether what listens on `port` belongs to `pid` or its descendants (a `start` shell's child, forked workers). */
+function listenerOwnership(port, pid, { proc = '/proc' } = {}) {
+    const owner = portOwner(port, { proc });
     if (owner.kind !== 'listening')
         return owner;
-    const family = processTree(options.proc ?? '/proc', pid);
+    const family = processTree(proc, pid);
     for (const l of owner.listeners) {
         const holder = l.holders.find((h) => family.has(h.pid));
         if (holder !== undefined)
@@ -17502,6 +17458,261 @@ function localPort(url, hostName = process.getBuiltinModule('node:os').hostname(
 /** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
 const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
 
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
+var agent = __nccwpck_require__(7405);
+var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
+var dispatcher = __nccwpck_require__(883);
+var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/client.js
+var client = __nccwpck_require__(3701);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/proxy-agent.js
+var proxy_agent = __nccwpck_require__(6672);
+// EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
+var api = __nccwpck_require__(6615);
+;// CONCATENATED MODULE: ./src/http/undici-parts.ts
+// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+/** What undici's index does on import: every dispatcher gets request(), connect() and the rest. Safe to call again. */
+function setUpUndici() {
+    const prototype = (dispatcher_default()).prototype;
+    if (prototype.request !== api.request)
+        Object.assign(prototype, api);
+}
+const Agent = (agent_default());
+const Client = (/* unused pure expression or super */ null && (ClientImpl));
+const ProxyAgent = (/* unused pure expression or super */ null && (ProxyAgentImpl));
+function request(dispatcher, options) {
+    return dispatcher.request(options);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/input-error.ts
+/** The problem in words: `line 2: "5x" is not \u2026`. */
+function problemText({ value, problem, form, line }) {
+    const where = line === undefined ? '' : `line ${line}: `;
+    if (problem === undefined)
+        return `${where}"${value}" is not ${form}`;
+    const what = value === undefined ? problem : `"${value}" ${problem}`;
+    return `${where}${what}${form === undefined ? '' : `: give ${form}`}`;
+}
+/** A problem found by a parser of one value, which knows no input's name: the parser's caller adds it. */
+class ProblemError extends Error {
+    problem;
+    constructor(problem, options) {
+        super(problemText(problem), options);
+        this.problem = problem;
+        this.name = 'ProblemError';
+    }
+}
+/** Its message is the action's wording: `Input "timeout": "5x" is not a duration such as \u2026`. */
+class input_error_InputError extends Error {
+    input;
+    problem;
+    constructor(input, problem) {
+        super(`Input "${input}": ${problemText(problem)}`);
+        this.input = input;
+        this.problem = problem;
+        this.name = 'InputError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server/docker.ts
+/**
+ * A small client of the Docker Engine API (and Podman's compatible one) over its unix socket. Every request is
+ * bounded (its own timeout, and the caller's signal), and answers data, never words.
+ */
+
+
+
+/** One request's bound unless the caller gives another: the engine answers an inspect in milliseconds. */
+const REQUEST_MS = 5_000;
+/** An answer's body is read up to this much (an inspect is a few KB; `top` of a large container tens of KB). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
+function dockerSocket(env) {
+    const host = env.DOCKER_HOST?.trim();
+    if (host === undefined || host === '')
+        return '/var/run/docker.sock';
+    if (host.startsWith('unix://') && host.length > 'unix://'.length)
+        return host.slice('unix://'.length);
+    throw new InputError('container', {
+        problem: `needs the Docker engine on a unix socket, and DOCKER_HOST is "${printable(host)}"`,
+        form: 'DOCKER_HOST=unix:///path/to/docker.sock, or no DOCKER_HOST for /var/run/docker.sock'
+    });
+}
+class DockerEngine {
+    socketPath;
+    agent;
+    /** Whether the engine is Podman (its answers carry `Libpod-Api-Version`); undefined until one has come. */
+    podman;
+    constructor(socketPath) {
+        this.socketPath = socketPath;
+        // the job-end step sends no other request: the dispatchers' API is set up here too
+        setUpUndici();
+        this.agent = new Agent({ connect: { socketPath }, pipelining: 0 });
+    }
+    /** Whether an engine answers, or why not (`ENOENT`, `ECONNREFUSED`, an HTTP status). */
+    async ping(call = {}) {
+        try {
+            const r = await this.send('GET', '/_ping', call);
+            return r.status === 200 ? undefined : `it answered HTTP ${r.status}`;
+        }
+        catch (e) {
+            const err = e;
+            return err.cause?.code ?? err.code ?? err.message;
+        }
+    }
+    /** The container's state, or undefined when the engine knows no such container. */
+    async inspect(id, call = {}) {
+        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/json`, call);
+        if (r.status === 404 || gone(r))
+            return undefined;
+        if (r.status !== 200)
+            throw new Error(`inspect answered HTTP ${r.status}`);
+        return containerState(JSON.parse(r.body));
+    }
+    /**
+     * The host pids of the container's processes; empty once it is not running. Docker runs the host's `ps` with
+     * `ps_args`; Podman reads `ps_args` as its own descriptors (`hpid`: the host's pid) and runs anything else as `ps`
+     * inside the container (the container's pids, or nothing where the image has no `ps`).
+     */
+    async pids(id, call = {}) {
+        if (this.podman === undefined)
+            await this.ping(call);
+        const [args, title] = this.podman === true ? ['hpid', 'HPID'] : ['-eo%20pid', 'PID'];
+        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=${args}`, call);
+        if (r.status !== 200)
+            return [];
+        let top;
+        try {
+            top = JSON.parse(r.body);
+        }
+        catch {
+            return [];
+        }
+        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === title);
+        if (column < 0)
+            return [];
+        return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
+    }
+    /** `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; true once it is not running. */
+    async stop(id, seconds, call = {}) {
+        const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
+            ...call,
+            // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
+            timeoutMs: seconds * 1000 + 15_000
+        });
+        // 304: it was not running
+        return r.status === 204 || r.status === 304;
+    }
+    /**
+     * Follows the container's output from its start, handing each chunk to `out` (demultiplexed when it has no TTY).
+     * Settles when the stream ends (the container exited) or the signal aborts; never throws.
+     */
+    async follow(id, tty, out, signal) {
+        const demux = tty ? out : demultiplexer(out);
+        try {
+            const { statusCode, body } = await request(this.agent, {
+                method: 'GET',
+                origin: 'http://docker',
+                path: `/containers/${encodeURIComponent(id)}/logs?follow=1&stdout=1&stderr=1`,
+                signal,
+                headersTimeout: REQUEST_MS,
+                bodyTimeout: 0
+            });
+            if (statusCode !== 200)
+                return void (await body.dump().catch(() => undefined));
+            for await (const chunk of body)
+                demux(chunk);
+        }
+        catch {
+            // aborted, or the engine went away: the state poll tells what became of the container
+        }
+    }
+    close() {
+        void this.agent.close().catch(() => undefined);
+    }
+    async send(method, path, call) {
+        const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
+        const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
+        const { statusCode, headers, body } = await request(this.agent, { method, origin: 'http://docker', path, signal });
+        this.podman = headers['libpod-api-version'] !== undefined;
+        const chunks = [];
+        let size = 0;
+        for await (const chunk of body) {
+            size += chunk.length;
+            if (size > MAX_BODY_BYTES) {
+                body.destroy();
+                throw new Error(`the engine's answer to ${path} passed ${MAX_BODY_BYTES} bytes`);
+            }
+            chunks.push(chunk);
+        }
+        return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
+    }
+}
+function containerState(c) {
+    const s = c.State ?? {};
+    const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
+    const checks = s.Health?.Log ?? [];
+    // no HEALTHCHECK: Docker has no Health (or `none`), Podman a Health whose Status is ""
+    const health = s.Health?.Status;
+    return {
+        id: c.Id ?? '',
+        name: (c.Name ?? '').replace(/^\//, ''),
+        running: s.Running === true,
+        status: s.Status ?? 'unknown',
+        pid: s.Pid ?? 0,
+        exitCode: s.ExitCode ?? 0,
+        oomKilled: s.OOMKilled === true,
+        error: s.Error ?? '',
+        // the engine's zero time (0001-01-01) for a container that never started
+        startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
+        health: health === undefined || health === '' || health === 'none' ? undefined : health,
+        healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
+        tty: c.Config?.Tty === true,
+        env: c.Config?.Env ?? [],
+        autoRemove: c.HostConfig?.AutoRemove === true
+    };
+}
+/**
+ * The logs of a container without a TTY: frames of an 8-byte header (stream, three zero bytes, the payload's length
+ * big-endian) and the payload. Frames split across chunks are put back together.
+ */
+function demultiplexer(out) {
+    let held = Buffer.alloc(0);
+    return (chunk) => {
+        held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+        let at = 0;
+        while (held.length - at >= 8) {
+            const size = held.readUInt32BE(at + 4);
+            if (held.length - at - 8 < size)
+                break;
+            out(held.subarray(at + 8, at + 8 + size));
+            at += 8 + size;
+        }
+        held = held.subarray(at);
+    };
+}
+/** Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and this cause. */
+function gone(r) {
+    if (r.status !== 500)
+        return false;
+    try {
+        return JSON.parse(r.body).cause === 'no such container';
+    }
+    catch {
+        return false;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/secrets.ts
 /**
  * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
@@ -17526,14 +17737,16 @@ const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credentia
  * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
  * scanned in linear time.
  */
-const CREDENTIAL_SHAPES = (/* unused pure expression or super */ null && ([
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*-----/;
+const TOKENS = /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/;
+const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/;
+const CREDENTIAL_SHAPES = [
     /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
     /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
-    /-----BEGIN [A-Z0-9 ]*-----/,
-    /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,})/,
-    /\b(?:sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/,
-    /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
-]));
+    PEM_BEGIN,
+    TOKENS,
+    JWT
+];
 /** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
 const holdsCredential = (value) => CREDENTIAL_SHAPES.some((shape) => shape.test(value));
 /** The one rule for a named value (an `env-report` variable): a credential by its name, its shape, or a known secret. */
@@ -17589,26 +17802,11 @@ function credentialParts(name, value) {
 }
 /**
  * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
- * line): the CLI has no runner to mask for it, and the action masks before the runner does.
+ * line), then each credential shape where it stands (a URL keeps its scheme and host, a password field its name; of
+ * a PEM block only its BEGIN line is recognisable, and `env-report` masks such a value whole). The CLI has no runner
+ * to mask for it, and the action masks before the runner does.
  */
 function redact(text, secrets) {
-    return redactShapes(redactKnown(text, secrets));
-}
-/**
- * Text as it may be shown: each credential shape of CREDENTIAL_SHAPES masked where it stands (a URL keeps its
- * scheme and host, a password field its name). A PEM block's body lines are not recognisable one by one; its
- * BEGIN line is masked, and `env-report` masks such a value whole.
- */
-function redactShapes(text) {
-    return text
-        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
-        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
-        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
-        .replace(/-----BEGIN [A-Z0-9 ]*-----/g, MASK)
-        .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/g, MASK)
-        .replace(/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, MASK);
-}
-function redactKnown(text, secrets) {
     const forms = new Set();
     for (const s of secrets) {
         const once = JSON.stringify(s).slice(1, -1);
@@ -17618,23 +17816,26 @@ function redactKnown(text, secrets) {
     return [...forms]
         .filter((s) => s !== '')
         .sort((a, b) => b.length - a.length)
-        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text);
+        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text)
+        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
+        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
+        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
+        .replace(new RegExp(PEM_BEGIN, 'g'), MASK)
+        .replace(new RegExp(TOKENS, 'g'), MASK)
+        .replace(new RegExp(JWT, 'g'), MASK);
 }
 
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/runtime/own-files.ts
 /**
- * Writing only our own files: every file the action or the CLI creates or rewrites (the history, its lock and key,
- * a temporary file, the server's log, a summary file) is opened without following a symbolic link (O_NOFOLLOW) and
- * must be a regular file; a new one is created exclusively (O_EXCL) under a random name where its name would
- * otherwise be predictable. A symbolic link planted at one of our paths in a shared folder (a self-hosted runner's
- * tool cache, /tmp) makes the open fail instead of writing wherever the link points.
+ * Writing only our own files: every file we create or rewrite is opened without following a symbolic link and must
+ * be a regular file; a new one is created exclusively, under a random name where a name would be predictable. A link
+ * planted at our path in a shared folder (a runner's tool cache, /tmp) fails the open instead of redirecting it.
  */
 
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = external_node_fs_namespaceObject.constants;
-/** Thrown for a path that is a symbolic link: the message names it. */
 class SymlinkRefused extends Error {
     path;
     constructor(path) {
@@ -17651,11 +17852,7 @@ function isSymlink(path) {
         return false;
     }
 }
-/**
- * Opens `path` without following a symbolic link, only if it is a regular file. O_NONBLOCK: opening a FIFO nobody
- * writes to would otherwise block the whole process, past its deadline and deaf to signals; it cannot block a
- * regular file's reads and writes. A symbolic link is SymlinkRefused.
- */
+/** O_NONBLOCK: a FIFO nobody writes to would block the whole process, deaf to signals; a regular file never blocks. */
 function openOwn(path, flags, mode = 0o644) {
     let fd;
     try {
@@ -17674,18 +17871,13 @@ function openOwn(path, flags, mode = 0o644) {
     closeSync(fd);
     throw new Error(`${path} is ${kind}, not a regular file`);
 }
-/** Creates `path` exclusively (it must not exist, a symbolic link included) and opens it for writing. */
 const createOwn = (path, mode = 0o644) => openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
-/**
- * A fresh temporary file beside `path` (same folder, so that a rename over `path` stays on one file system), under
- * a name no one can guess (`.<name>.<16 random hex>.tmp`), created exclusively: its name and its descriptor.
- */
+/** Beside `path`, so a rename over it stays on one file system, under a name no one can guess. */
 function createTempBeside(path, mode = 0o644) {
     const { randomBytes } = process.getBuiltinModule('node:crypto');
     const temp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
     return { temp, fd: createOwn(temp, mode) };
 }
-/** Writes `text` as the whole of `path` (created, or emptied), a regular file and not a symbolic link. */
 function writeOwnFile(path, text) {
     const fd = openOwn(path, O_WRONLY | O_CREAT);
     try {
@@ -17699,7 +17891,6 @@ function writeOwnFile(path, text) {
         closeSync(fd);
     }
 }
-/** What a path is when it is not a regular file, in words; undefined for a regular file. */
 function notRegularFile(stat) {
     if (stat.isFile())
         return undefined;
@@ -17717,10 +17908,7 @@ function notRegularFile(stat) {
 }
 
 ;// CONCATENATED MODULE: ./src/runtime/clock.ts
-/**
- * process.uptime() counts from the process's start (the step's start, for the action) as performance.now() does,
- * without loading node:perf_hooks at start-up.
- */
+/** process.uptime() counts from the process's start as performance.now() does, without loading node:perf_hooks. */
 const systemClock = {
     now: () => process.uptime() * 1000,
     wallMs: () => Date.now(),
@@ -17754,8 +17942,8 @@ const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 ;// CONCATENATED MODULE: ./src/server/log-follower.ts
 /**
  * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
- * tail. Each look does a bounded amount of work whatever the file holds (a 200 MB log, a server flooding its log,
- * a log replaced by a directory), so that the wait never stalls behind it and its memory never grows with it.
+ * tail. Each look does bounded work whatever the file holds (a huge log, a flood, a directory), so that the wait
+ * never stalls behind it and its memory never grows with it.
  */
 
 
@@ -17763,7 +17951,7 @@ const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
 /** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
 const MAX_LINE_CHARS = 2000;
-/** Of a line longer than MAX_LINE_CHARS, only this many bytes are kept while it is being read (UTF-8: 4 per character). */
+/** Of a longer line, only this many bytes are kept while it is read (UTF-8: 4 per character). */
 const MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
 /** Lines decoded per look: each then goes through the startup profile and `fail-pattern`. */
 const LINES_PER_POLL = 1000;
@@ -17771,25 +17959,21 @@ const LINES_PER_POLL = 1000;
 const READ_BYTES_PER_POLL = 256 * 1024;
 /** Bytes only counted (for line numbers) per look. */
 const COUNT_BYTES_PER_POLL = 32 * 1024 * 1024;
-/**
- * And at most this long a look, read in 64 KB chunks: the action runs without V8's optimising compilers, so
- * counting the lines of `yes` output takes far longer per megabyte than an ordinary log's. A CPU budget, not a
- * time the wait depends on: it bounds how long a look holds the event loop (the deadline, signals), nothing else.
- */
+/** And at most this long a look: a CPU budget that bounds how long a look holds the event loop, nothing else. */
 const WORK_MS_PER_POLL = 20;
 /**
- * Of what a log held before the wait, only its last this many bytes are read as lines (the phases so far and the
- * tail); the rest is counted. When a server writes faster than the follower reads and the backlog passes
- * BACKLOG_BYTES, the follower likewise counts its way to the last WINDOW_BYTES.
+ * Of what a log held before the wait, only its last WINDOW_BYTES are read as lines; the rest is counted. A backlog
+ * over BACKLOG_BYTES (a server writing faster than the follower reads) is likewise counted to its last WINDOW_BYTES.
  */
 const WINDOW_BYTES = 256 * 1024;
 const BACKLOG_BYTES = 8 * 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;
-/** The most looks that read what is left, at the end (`tail`, `rest`): a flooded log's backlog is not read whole. */
+/** The most looks that read what is left at the end (`tail`, `rest`): a flooded log's backlog is not read whole. */
 const REST_LOOKS = 20;
 class LogFollower {
     path;
     keep;
+    options;
     /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
     offset = 0;
     lineCount = 0;
@@ -17800,30 +17984,24 @@ class LogFollower {
     countUntil = 0;
     /** The first line read after counting began before the counting ended: counted, never shown. */
     dropPartial = false;
-    /** Lines that end before this offset were in the file before the wait: handed to `earlier`, never to `poll`. */
+    /** Lines that end before this offset were in the file before the wait. */
     earlierUntil = 0;
     recent = [];
     chunk = Buffer.alloc(CHUNK_BYTES);
-    earlier;
-    secrets;
     /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
     problem;
     /**
-     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (the log of a server this process has
-     * just started, where every line is new however fast it came), what the file already holds is counted and its
-     * last lines are kept for the tail and handed to `earlier` (by the looks that read them), but never returned by
-     * `poll`: only lines written from now on are new. Nothing is read here, so the wait starts at once.
-     * `fromStart` with `skipBytes`: the server appends to a log that already held that much (an earlier run's),
-     * which is only counted (by the first looks), so that line numbers are the file's.
-     * `secrets` are masked in each line before it is cut to MAX_LINE_CHARS.
+     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (a server this process has just started),
+     * what the file already holds is handed to `earlier`, never returned by `poll`: only lines written from now on are
+     * new. `skipBytes`: an earlier run's part of the log, only counted, so that line numbers are the file's.
+     * `secrets` are masked in each line before it is cut.
      */
-    constructor(path, keep, { fromStart = false, skipBytes = 0, earlier, secrets = [] } = {}) {
+    constructor(path, keep, options = {}) {
         this.path = path;
         this.keep = keep;
-        this.earlier = earlier;
-        this.secrets = secrets;
-        if (fromStart) {
-            this.countUntil = skipBytes;
+        this.options = options;
+        if (options.fromStart) {
+            this.countUntil = options.skipBytes ?? 0;
             return;
         }
         const size = this.withFile((_fd, s) => s) ?? 0;
@@ -17847,13 +18025,10 @@ class LogFollower {
                 this.read(fd, size, fresh, old, until);
         });
         if (old.length > 0)
-            this.earlier?.(old);
+            this.options.earlier?.(old);
         return fresh;
     }
-    /**
-     * Every complete line still unread (within a bounded number of looks): what a server wrote before it exited is
-     * all read before its exit is explained, not only what one look's budget reached.
-     */
+    /** Every complete line still unread (within REST_LOOKS): all a server wrote before it exited explains the exit. */
     rest() {
         const lines = [];
         for (let looks = 0; looks < REST_LOOKS && (looks === 0 || this.behind()); looks++)
@@ -17979,13 +18154,10 @@ class LogFollower {
         return line;
     }
     pendingText() {
-        const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.secrets);
+        const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.options.secrets ?? []);
         return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text;
     }
-    /**
-     * The last `keep` lines, including an unfinished last line; undefined when the file does not exist. Reads what
-     * is left (within a bounded number of looks) first, so that the tail ends where the file does.
-     */
+    /** The last `keep` lines, an unfinished one included, read to where the file ends; undefined without the file. */
     tail() {
         for (let looks = 0; looks < REST_LOOKS && this.behind(); looks++)
             this.poll();
@@ -18010,39 +18182,39 @@ class LogFollower {
 
 ;// CONCATENATED MODULE: ./src/server/stop.ts
 /**
- * Stops a server and everything it started: SIGTERM to its process group, up to a timeout for it to exit, then
- * SIGKILL; then waits until none of its processes remain and, where nvidia-smi tells, until none of them holds GPU
- * memory (the next job on a shared runner needs it back). The answer is a record of how it went, never words.
+ * Stops a server and everything it started, then waits until none of its processes remain and, where nvidia-smi
+ * tells, until none of them holds GPU memory (the next job on a shared runner needs it back). A process: SIGTERM to
+ * its group, SIGKILL after a timeout; a container: its engine's stop. The answer is a record, never words.
  */
 
 
 
 
 
+
+const POLL_MS = 100;
 /** Stops the server `pid` and its processes; see the module comment. */
 async function stopServer(options, deps) {
     const { clock } = deps;
-    const proc = deps.proc ?? '/proc';
-    const pollMs = options.pollMs ?? 100;
     const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
-    const guard = processGuard(proc);
+    const guard = processGuard();
     const refused = guard.spared(options.pid);
     if (refused !== undefined)
         return { pid: options.pid, scope: 'tree', outcome: 'refused', refused, pids: [], gpu: { kind: 'none' } };
     const { launch } = options;
-    const identity = launch === undefined ? undefined : identify(options.pid, launch, proc);
+    const identity = launch === undefined ? undefined : identify(options.pid, launch);
     const notOurs = identity === undefined || identity.kind === 'same' || identity.kind === 'gone' ? undefined : identity;
     // after a reboot nothing running can be the server's; a reused pid is a stranger's, and so is its group; a pid
     // that cannot be checked is left alone like one that failed the check
-    const leader = notOurs === undefined ? procStat(options.pid, proc) : undefined;
-    const inGroup = () => proc_procPids(proc).filter((p) => procStat(p, proc)?.pgrp === options.pid);
-    // A group outlives its leader (workers left behind by a server that crashed), and Linux reuses no pid that
-    // still names a group: with the leader gone, processes in group `pid` are that server's. With a launch
-    // record, only those that carry its marker are: the group may be a stranger's that took the pid and left.
+    const leader = notOurs === undefined ? procStat(options.pid) : undefined;
+    const inGroup = () => proc_procPids().filter((p) => procStat(p)?.pgrp === options.pid);
+    // A group outlives its leader, and Linux reuses no pid that still names a group: with the leader gone, processes
+    // in group `pid` are that server's. With a launch record, only those that carry its marker are: the group may be
+    // a stranger's that took the pid and left.
     const leaderless = notOurs === undefined && (leader === undefined || leader.state === 'Z');
     const marker = notOurs?.kind === 'rebooted' ? undefined : launch?.marker;
     const seen = new Map();
-    const marked = () => marker === undefined ? [] : markedProcesses(marker, launch?.startTicks ?? 0, seen, proc);
+    const marked = () => (marker === undefined ? [] : markedProcesses(marker, launch?.startTicks ?? 0, seen));
     // never a group a spared process is in: that would stop the stopper (and the runner's step with it)
     const groupScope = notOurs === undefined &&
         !guard.groupSpared(options.pid) &&
@@ -18051,17 +18223,17 @@ async function stopServer(options, deps) {
     const spared = new Set();
     const members = () => {
         // a pid checked as gone may be taken by a stranger any moment: with a launch record, it is not looked at again
-        const tree = notOurs === undefined && !(leaderless && launch !== undefined) ? [...processTree(proc, options.pid)] : [];
+        const tree = notOurs === undefined && !(leaderless && launch !== undefined) ? [...processTree('/proc', options.pid)] : [];
         const group = groupScope ? inGroup() : [];
         // with the leader gone, its group's processes that carry the marker are among these
         const tagged = marked();
-        const found = new Set([...tree, ...group, ...(tagged.length > 0 ? descendantsOf(tagged, proc) : [])]);
+        const found = new Set([...tree, ...group, ...(tagged.length > 0 ? descendantsOf(tagged) : [])]);
         return [...found].flatMap((pid) => {
             if (guard.spared(pid) !== undefined) {
                 spared.add(pid);
                 return [];
             }
-            const stat = procStat(pid, proc);
+            const stat = procStat(pid);
             // without /proc only the pid itself can be asked about (and, with a launch record, not even that)
             if (stat === undefined)
                 return pid === options.pid && launch === undefined && signalled(kill, pid, 0) ? [{ pid }] : [];
@@ -18069,7 +18241,7 @@ async function stopServer(options, deps) {
         });
     };
     const initial = members();
-    const inside = new Set(notOurs === undefined ? [...processTree(proc, options.pid), ...inGroup()] : []);
+    const inside = new Set(notOurs === undefined ? [...processTree('/proc', options.pid), ...inGroup()] : []);
     const escaped = initial.map((m) => m.pid).filter((p) => !inside.has(p));
     const base = {
         pid: options.pid,
@@ -18086,7 +18258,6 @@ async function stopServer(options, deps) {
     const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
     const family = () => new Set(tracked.keys());
     const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined;
-    const heldAtStart = atStart?.mib ?? 0;
     let exit;
     void deps.exited?.then((e) => (exit = e));
     const alive = () => {
@@ -18102,7 +18273,7 @@ async function stopServer(options, deps) {
             signalled(kill, -options.pid, signal);
             // the group had them all, but for those that left it
             for (const pid of alive())
-                if (procStat(pid, proc)?.pgrp !== options.pid)
+                if (procStat(pid)?.pgrp !== options.pid)
                     signalled(kill, pid, signal);
         }
         else
@@ -18117,7 +18288,7 @@ async function stopServer(options, deps) {
                 return true;
             if (clock.now() >= until || (cancellable && cancelled()))
                 return false;
-            await clock.sleep(Math.min(pollMs, until - clock.now()), cancellable ? deps.cancel : undefined);
+            await clock.sleep(Math.min(POLL_MS, until - clock.now()), cancellable ? deps.cancel : undefined);
         }
     };
     const termAt = clock.now();
@@ -18134,7 +18305,7 @@ async function stopServer(options, deps) {
     const secondsToExit = seconds();
     // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
     for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
-        await clock.sleep(pollMs);
+        await clock.sleep(POLL_MS);
     const exited = {
         signal,
         ...(cancelled() ? { cancelled: true } : {}),
@@ -18143,35 +18314,35 @@ async function stopServer(options, deps) {
     const record = gone
         ? { ...base, ...exited, outcome: 'exited', secondsToExit }
         : { ...base, ...exited, outcome: 'survived', survivors: alive() };
+    return { ...record, gpu: await gpuRelease(before, atStart, family, seconds, options.gpuWaitMs ?? 30_000, deps) };
+}
+/** Waits up to `waitMs` for the GPU memory the server's processes held when the stop began to be released. */
+async function gpuRelease(before, atStart, family, seconds, waitMs, deps) {
     if (before === undefined)
-        return { ...record, gpu: { kind: 'unavailable', why: 'not asked' } };
+        return { kind: 'unavailable', why: 'not asked' };
     if (before.kind === 'unavailable')
-        return { ...record, gpu: { kind: 'unavailable', why: before.why } };
+        return { kind: 'unavailable', why: before.why };
     // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
     if (atStart === undefined || atStart.apps.length === 0)
-        return { ...record, gpu: { kind: 'none' } };
-    const gpuUntil = clock.now() + (options.gpuWaitMs ?? 30_000);
+        return { kind: 'none' };
+    const until = deps.clock.now() + waitMs;
     for (;;) {
         const now = await deps.gpu();
         const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined;
         if (held !== undefined && held.apps.length === 0)
-            return { ...record, gpu: { kind: 'released', mib: heldAtStart, seconds: seconds() } };
+            return { kind: 'released', mib: atStart.mib, seconds: seconds() };
         // a read the cancel ended (a job-end step's nvidia-smi is ended by its cancel) says nothing of the memory
         if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
-            return { ...record, gpu: { kind: 'unavailable', why: 'cancelled' } };
-        if (clock.now() >= gpuUntil || cancelled()) {
+            return { kind: 'unavailable', why: 'cancelled' };
+        if (deps.clock.now() >= until || deps.cancel?.aborted === true)
             return {
-                ...record,
-                gpu: {
-                    kind: 'held',
-                    mib: heldAtStart,
-                    heldMib: held?.mib ?? heldAtStart,
-                    seconds: seconds(),
-                    pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-                }
+                kind: 'held',
+                mib: atStart.mib,
+                heldMib: held?.mib ?? atStart.mib,
+                seconds: seconds(),
+                pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
             };
-        }
-        await clock.sleep(Math.min(pollMs, gpuUntil - clock.now()), deps.cancel);
+        await deps.clock.sleep(Math.min(POLL_MS, until - deps.clock.now()), deps.cancel);
     }
 }
 /** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
@@ -18185,303 +18356,24 @@ function signalled(kill, pid, signal) {
         return e.code === 'EPERM';
     }
 }
+// why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
+const lastLines = (state) => state.logFile === undefined || state.logLines === 0
+    ? undefined
+    : new LogFollower(state.logFile, state.logLines).tail();
 /** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
 async function stopAtJobEnd(state, deps) {
     const launch = { startTicks: state.startTicks, bootId: state.bootId, marker: state.runMarker };
     const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs, launch }, deps);
     const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
     const clean = exitedOnTerm && record.gpu.kind !== 'held' && record.outcome !== 'refused';
-    // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
-    const logTail = exitedOnTerm || state.logFile === undefined || state.logLines === 0
-        ? undefined
-        : new LogFollower(state.logFile, state.logLines).tail();
-    return { record, clean, logTail, logFile: state.logFile };
-}
-
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
-var agent = __nccwpck_require__(7405);
-var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
-var dispatcher = __nccwpck_require__(883);
-var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/client.js
-var client = __nccwpck_require__(3701);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/proxy-agent.js
-var proxy_agent = __nccwpck_require__(6672);
-// EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
-var api = __nccwpck_require__(6615);
-;// CONCATENATED MODULE: ./src/http/undici-parts.ts
-// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-/**
- * What undici's index does on import: every dispatcher gets request(), connect() (the proxy agent tunnels with
- * it) and the other API methods. Done here, once, by whoever sends requests (the gate, the floor bench, tests
- * of the HTTP client), rather than as a side effect of importing this module. Safe to call again.
- */
-function setUpUndici() {
-    const prototype = (dispatcher_default()).prototype;
-    if (prototype.request !== api.request)
-        Object.assign(prototype, api);
-}
-const Agent = (agent_default());
-const Client = (/* unused pure expression or super */ null && (ClientImpl));
-const ProxyAgent = (/* unused pure expression or super */ null && (ProxyAgentImpl));
-function request(dispatcher, options) {
-    return dispatcher.request(options);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/input-error.ts
-/** The problem in words: `line 2: "5x" is not \u2026`. */
-function problemText({ value, problem, form, line }) {
-    const where = line === undefined ? '' : `line ${line}: `;
-    if (problem === undefined)
-        return `${where}"${value}" is not ${form}`;
-    const what = value === undefined ? problem : `"${value}" ${problem}`;
-    return `${where}${what}${form === undefined ? '' : `: give ${form}`}`;
-}
-/** A problem found by a parser of one value, which knows no input's name: the parser's caller adds it. */
-class ProblemError extends Error {
-    problem;
-    constructor(problem, options) {
-        super(problemText(problem), options);
-        this.problem = problem;
-        this.name = 'ProblemError';
-    }
-}
-/** Its message is the action's wording: `Input "timeout": "5x" is not a duration such as \u2026`. */
-class input_error_InputError extends Error {
-    input;
-    problem;
-    constructor(input, problem) {
-        super(`Input "${input}": ${problemText(problem)}`);
-        this.input = input;
-        this.problem = problem;
-        this.name = 'InputError';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/server/docker.ts
-/**
- * A small client of the Docker Engine API (and Podman's Docker-compatible one) over its unix socket, with the
- * project's HTTP client: `DOCKER_HOST=unix://\u2026`, else /var/run/docker.sock. Every request is bounded (its own
- * timeout, and the caller's signal: the wait's deadline and cancellation), and answers data, never words.
- */
-
-
-
-/** One request's bound unless the caller gives another: the engine answers an inspect in milliseconds. */
-const REQUEST_MS = 5_000;
-/** An answer's body is read up to this much (an inspect is a few KB; `top` of a large container tens of KB). */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
-function dockerSocket(env) {
-    const host = env.DOCKER_HOST?.trim();
-    if (host === undefined || host === '')
-        return '/var/run/docker.sock';
-    if (host.startsWith('unix://') && host.length > 'unix://'.length)
-        return host.slice('unix://'.length);
-    throw new InputError('container', {
-        problem: `needs the Docker engine on a unix socket, and DOCKER_HOST is "${printable(host)}"`,
-        form: 'DOCKER_HOST=unix:///path/to/docker.sock, or no DOCKER_HOST for /var/run/docker.sock'
-    });
-}
-class DockerEngine {
-    socketPath;
-    agent;
-    /** Whether the engine is Podman (its answers carry `Libpod-Api-Version`); undefined until one has come. */
-    podman;
-    constructor(socketPath) {
-        this.socketPath = socketPath;
-        // the job-end step sends no other request: the dispatchers' API is set up here too
-        setUpUndici();
-        this.agent = new Agent({ connect: { socketPath }, pipelining: 0 });
-    }
-    /** Whether an engine answers, or why not (`ENOENT`, `ECONNREFUSED`, an HTTP status). */
-    async ping(call = {}) {
-        try {
-            const r = await this.send('GET', '/_ping', call);
-            return r.status === 200 ? undefined : `it answered HTTP ${r.status}`;
-        }
-        catch (e) {
-            return errorCode(e);
-        }
-    }
-    /** The container's state, or undefined when the engine knows no such container. */
-    async inspect(id, call = {}) {
-        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/json`, call);
-        if (r.status === 404 || gone(r))
-            return undefined;
-        if (r.status !== 200)
-            throw new Error(`inspect answered HTTP ${r.status}`);
-        return containerState(JSON.parse(r.body));
-    }
-    /**
-     * The host pids of the container's processes (`GET /containers/{id}/top`); empty once it is not running. Docker
-     * runs the host's `ps` with `ps_args` over the container's processes: host pids. Podman reads `ps_args` as its
-     * own descriptors (`pid` is the container's pid namespace, `hpid` the host's) and runs anything else (`-eo pid`)
-     * as `ps` INSIDE the container: the container's pids (1, \u2026), or an empty answer where the image has no `ps`.
-     */
-    async pids(id, call = {}) {
-        if (this.podman === undefined)
-            await this.ping(call);
-        const [args, title] = this.podman === true ? ['hpid', 'HPID'] : ['-eo%20pid', 'PID'];
-        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=${args}`, call);
-        if (r.status !== 200)
-            return [];
-        let top;
-        try {
-            top = JSON.parse(r.body);
-        }
-        catch {
-            return [];
-        }
-        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === title);
-        if (column < 0)
-            return [];
-        return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
-    }
-    /** `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; true once it is not running. */
-    async stop(id, seconds, call = {}) {
-        const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
-            ...call,
-            // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
-            timeoutMs: call.timeoutMs ?? seconds * 1000 + 15_000
-        });
-        // 304: it was not running
-        return r.status === 204 || r.status === 304;
-    }
-    /**
-     * Follows the container's output from its start (`follow`), handing each chunk to `out` as it comes: the
-     * multiplexed frames demultiplexed when it has no TTY. Settles when the stream ends (the container exited) or
-     * the signal aborts; never throws.
-     */
-    async follow(id, tty, out, signal) {
-        const demux = tty ? out : demultiplexer(out);
-        try {
-            const { statusCode, body } = await request(this.agent, {
-                method: 'GET',
-                origin: 'http://docker',
-                path: `/containers/${encodeURIComponent(id)}/logs?follow=1&stdout=1&stderr=1`,
-                signal,
-                headersTimeout: REQUEST_MS,
-                bodyTimeout: 0
-            });
-            if (statusCode !== 200)
-                return void (await body.dump().catch(() => undefined));
-            for await (const chunk of body)
-                demux(chunk);
-        }
-        catch {
-            // aborted, or the engine went away: the state poll tells what became of the container
-        }
-    }
-    close() {
-        void this.agent.close().catch(() => undefined);
-    }
-    async send(method, path, call) {
-        const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
-        const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
-        const { statusCode, headers, body } = await request(this.agent, { method, origin: 'http://docker', path, signal });
-        this.podman = headers['libpod-api-version'] !== undefined;
-        const chunks = [];
-        let size = 0;
-        for await (const chunk of body) {
-            size += chunk.length;
-            if (size > MAX_BODY_BYTES) {
-                body.destroy();
-                throw new Error(`the engine's answer to ${path} passed ${MAX_BODY_BYTES} bytes`);
-            }
-            chunks.push(chunk);
-        }
-        return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
-    }
-}
-function containerState(c) {
-    const s = c.State ?? {};
-    const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
-    const checks = s.Health?.Log ?? [];
-    // no HEALTHCHECK: Docker has no Health (or `none`), Podman a Health whose Status is ""
-    const health = s.Health?.Status;
-    return {
-        id: c.Id ?? '',
-        name: (c.Name ?? '').replace(/^\//, ''),
-        running: s.Running === true,
-        status: s.Status ?? 'unknown',
-        pid: s.Pid ?? 0,
-        exitCode: s.ExitCode ?? 0,
-        oomKilled: s.OOMKilled === true,
-        error: s.Error ?? '',
-        // the engine's zero time (0001-01-01) for a container that never started
-        startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
-        health: health === undefined || health === '' || health === 'none' ? undefined : health,
-        healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
-        tty: c.Config?.Tty === true,
-        env: c.Config?.Env ?? [],
-        autoRemove: c.HostConfig?.AutoRemove === true
-    };
+    return { record, clean, logTail: exitedOnTerm ? undefined : lastLines(state), logFile: state.logFile };
 }
 /**
- * The logs of a container without a TTY: frames of an 8-byte header (the stream: 1 stdout, 2 stderr; three zero
- * bytes; the payload's length, big-endian) and the payload. Frames split across chunks are put back together.
+ * Stops a container with `docker stop` semantics (the image's stop signal, then SIGKILL after the timeout), then
+ * waits for its processes and their GPU memory as for a process. Never throws for one already gone.
  */
-function demultiplexer(out) {
-    let held = Buffer.alloc(0);
-    return (chunk) => {
-        held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
-        let at = 0;
-        while (held.length - at >= 8) {
-            const size = held.readUInt32BE(at + 4);
-            if (held.length - at - 8 < size)
-                break;
-            out(held.subarray(at + 8, at + 8 + size));
-            at += 8 + size;
-        }
-        held = held.subarray(at);
-    };
-}
-/**
- * Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and
- * `{"cause":"no such container","message":"container \u2026 does not exist in database: no such container"}`.
- */
-function gone(r) {
-    if (r.status !== 500)
-        return false;
-    try {
-        return JSON.parse(r.body).cause === 'no such container';
-    }
-    catch {
-        return false;
-    }
-}
-/** `ENOENT`, `ECONNREFUSED`, `EACCES`, or the message. */
-function errorCode(e) {
-    const err = e;
-    return err.cause?.code ?? err.code ?? err.message;
-}
-
-;// CONCATENATED MODULE: ./src/server/container-stop.ts
-/**
- * The job-end stop of a container with `docker stop` semantics (`POST /containers/{id}/stop?t=<stop timeout>`: the
- * image's stop signal, SIGTERM by default, then SIGKILL), then a wait until its processes are gone and their GPU
- * memory is released, told as the stop of a process is (a StopRecord).
- */
-
-
-
-
-/** Stops the container and says how it went; never throws for one already gone. */
 async function stopContainerAtJobEnd(state, deps) {
     const { clock } = deps;
-    const proc = deps.proc ?? '/proc';
-    const pollMs = deps.pollMs ?? 100;
     const engine = new DockerEngine(state.socket);
     try {
         const before = await engine.inspect(state.container);
@@ -18489,10 +18381,10 @@ async function stopContainerAtJobEnd(state, deps) {
         if (before === undefined || !before.running)
             return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true };
         const pids = await engine.pids(state.container);
-        const tracked = new Map(pids.map((p) => [p, procStat(p, proc)?.startTicks]));
+        const tracked = new Map(pids.map((p) => [p, procStat(p)?.startTicks]));
         const alive = () => [...tracked]
             .filter(([p, ticks]) => {
-            const stat = procStat(p, proc);
+            const stat = procStat(p);
             return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks;
         })
             .map(([p]) => p);
@@ -18502,17 +18394,30 @@ async function stopContainerAtJobEnd(state, deps) {
         const termAt = clock.now();
         const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
         const cancelled = () => deps.cancel?.aborted === true;
-        const killedAtOnce = await stopOrKill(engine, state, deps.cancel);
+        // cancelled before or during the stop: `docker stop -t 0`, since the engine goes on with the first stop whether
+        // or not its caller waits
+        let killedAtOnce = cancelled();
+        if (!killedAtOnce)
+            try {
+                await engine.stop(state.container, state.timeoutMs / 1000, { signal: deps.cancel });
+            }
+            catch (e) {
+                if (!cancelled())
+                    throw e;
+                killedAtOnce = true;
+            }
+        if (killedAtOnce)
+            await engine.stop(state.container, 0);
         // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
         // cancelled stop waits a second for them, as for SIGKILL'd processes)
         for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++)
-            await clock.sleep(pollMs);
+            await clock.sleep(POLL_MS);
         const secondsToExit = seconds();
         let after = await engine.inspect(state.container);
         const exitCode = after?.exitCode;
         // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
         for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
-            await clock.sleep(pollMs);
+            await clock.sleep(POLL_MS);
             after = await engine.inspect(state.container);
         }
         const survivors = alive();
@@ -18526,68 +18431,17 @@ async function stopContainerAtJobEnd(state, deps) {
             ...(after?.running === true || survivors.length > 0
                 ? { outcome: 'survived', survivors: survivors.length > 0 ? survivors : [before.pid] }
                 : { outcome: 'exited', secondsToExit }),
-            gpu: { kind: 'none' }
+            gpu: await gpuRelease(gpuBefore, atStart, () => family, seconds, 30_000, deps)
         };
-        record.gpu = await gpuRelease(gpuBefore, atStart, family, seconds, deps);
         const clean = record.outcome === 'exited' && !killed && record.gpu.kind !== 'held';
-        const logTail = clean || state.logFile === undefined || state.logLines === 0
-            ? undefined
-            : new LogFollower(state.logFile, state.logLines).tail();
-        return { record, clean, logTail, logFile: state.logFile };
+        return { record, clean, logTail: clean ? undefined : lastLines(state), logFile: state.logFile };
     }
     finally {
         engine.close();
     }
 }
-/**
- * `docker stop` with the stop timeout; cancelled before or during it, `docker stop -t 0` (the stop signal, then
- * SIGKILL at once), since the engine goes on with the first stop whether or not its caller waits. True when the
- * cancel made it a kill.
- */
-async function stopOrKill(engine, state, cancel) {
-    const cancelled = () => cancel?.aborted === true;
-    if (!cancelled())
-        try {
-            await engine.stop(state.container, state.timeoutMs / 1000, { signal: cancel });
-            return false;
-        }
-        catch (e) {
-            if (!cancelled())
-                throw e;
-        }
-    await engine.stop(state.container, 0);
-    return true;
-}
-async function gpuRelease(before, atStart, family, seconds, deps) {
-    if (before === undefined)
-        return { kind: 'unavailable', why: 'not asked' };
-    if (before.kind === 'unavailable')
-        return { kind: 'unavailable', why: before.why };
-    if (atStart === undefined || atStart.apps.length === 0)
-        return { kind: 'none' };
-    const until = deps.clock.now() + (deps.gpuWaitMs ?? 30_000);
-    for (;;) {
-        const now = await deps.gpu();
-        const held = now.kind === 'available' ? memoryHeldBy(now, family) : undefined;
-        if (held !== undefined && held.apps.length === 0)
-            return { kind: 'released', mib: atStart.mib, seconds: seconds() };
-        // a read the cancel ended says nothing of the memory
-        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
-            return { kind: 'unavailable', why: 'cancelled' };
-        if (deps.clock.now() >= until || deps.cancel?.aborted === true)
-            return {
-                kind: 'held',
-                mib: atStart.mib,
-                heldMib: held?.mib ?? atStart.mib,
-                seconds: seconds(),
-                pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-            };
-        await deps.clock.sleep(Math.min(deps.pollMs ?? 100, until - deps.clock.now()), deps.cancel);
-    }
-}
 
 ;// CONCATENATED MODULE: ./src/wait/servers/kind.ts
-
 
 /** No server at all (a URL and a model): nothing to check before, launch, follow, read or release. */
 const nothing = {
@@ -18613,14 +18467,8 @@ function savedServer(state) {
 }
 
 ;// CONCATENATED MODULE: ./src/runtime/halter.ts
-/**
- * Ends something once, with a typed reason (the wait's `Halt`; for a cancelled job, the signal the runner sent), and
- * the signals that cancel a run, which every entry point listens to through one `Halter`.
- */
-/**
- * `signal` cuts short every sleep and request listening to it, `halted` says why. The first `halt` wins; later ones
- * are refused, so that whoever halted it can tell.
- */
+/** Ends something once, with a typed reason, and the signals that cancel a run. */
+/** `signal` cuts short every sleep and request listening to it; the first `halt` wins, later ones are refused. */
 class Halter {
     controller = new AbortController();
     signal = this.controller.signal;
@@ -18628,7 +18476,7 @@ class Halter {
     get halted() {
         return this.first;
     }
-    /** Ends it with `halt`; false when it had already ended. */
+    /** False when it had already ended. */
     halt(halt) {
         if (this.first !== undefined)
             return false;
@@ -18636,10 +18484,7 @@ class Halter {
         this.controller.abort(halt);
         return true;
     }
-    /**
-     * A halter of its own that also ends when this one does, with this one's halt: one endpoint of a fleet can be
-     * stopped alone, and all of them with the fleet.
-     */
+    /** One that also ends with this one's halt: an endpoint can be stopped alone, and all with the fleet. */
     child() {
         const child = new Halter();
         const follow = () => void (this.first !== undefined && child.halt(this.first));
@@ -18650,15 +18495,9 @@ class Halter {
         return child;
     }
 }
-/**
- * The runner sends SIGINT, then SIGTERM, to a cancelled job's step (or one past its `timeout-minutes`); a terminal
- * sends SIGINT on Ctrl-C; SIGHUP comes when the terminal or ssh session goes, or the runner's service is stopped.
- */
+/** The runner's SIGINT then SIGTERM for a cancelled step, a terminal's Ctrl-C, SIGHUP when the session goes. */
 const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-/**
- * Listens to the cancelling signals until `release`: each halts `cancel` instead of ending the process, as Node's
- * default would, at once: no outputs, no summary, no error, and at the job end a server never stopped.
- */
+/** Each signal halts `cancel` rather than end the process at once (no outputs, no summary, a server never stopped). */
 function cancelOnSignals() {
     const cancel = new Halter();
     const onSignal = (signal) => void cancel.halt(signal);
@@ -18767,38 +18606,20 @@ function escapeProperty(s) {
 //# sourceMappingURL=command.js.map
 ;// CONCATENATED MODULE: ./src/action/github.ts
 /**
- * What the action tells the runner: outputs, masks, annotations, groups and the job summary, written by
- * @actions/core's own writers. They are imported from core's files rather than from its index, which also
- * loads an OIDC token client and, with it, all of undici, for tokens this action never asks for: about 45 ms
- * between "the server is ready" and the job going on, or 18 MB held for the whole wait had it loaded earlier.
- * The functions below do what core's do, over those writers.
- *
- * The files are named by their path under node_modules because core's package.json exports only its index
- * ("."): `@actions/core/lib/command.js` does not resolve. __tests__/unit/action/github.test.ts fails when core
- * changes that (then import by the package's own path) or when these functions stop writing what core's do.
+ * What the action tells the runner (outputs, masks, annotations, groups, the job summary), with @actions/core's own
+ * writers: imported from core's files, not its index, which also loads an OIDC client and all of undici. Core's
+ * package.json exports only its index, hence the paths under node_modules; __tests__/unit/action/github.test.ts
+ * fails when core changes that, or when these functions stop writing what core's do.
  */
 
 
-/**
- * Core's job summary writer, evaluated only when a summary is written ("eager" keeps it in the bundle file): its
- * module reads `fs.promises` as it loads, which brought node:fs/promises and node:readline in before the first
- * probe.
- */
+/** Core's job summary writer, loaded only when a summary is written ("eager" keeps it in the bundle file). */
 const jobSummary = async () => (await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 1170))).summary;
-/**
- * As core.setOutput for each output: the GITHUB_OUTPUT file, or the `set-output` command where there is none
- * (local runs).
- */
+/** As core.setOutput for each output: the GITHUB_OUTPUT file, or the `set-output` command where there is none. */
 const setOutputs = (outputs) => writeFileCommand('OUTPUT', 'set-output', outputs);
-/**
- * As core.saveState for each value: the GITHUB_STATE file, which the runner hands to the post step as `STATE_<name>`
- * variables (core.getState), or the `save-state` command where there is none.
- */
+/** As core.saveState for each value: the GITHUB_STATE file (the post step's `STATE_<name>`), or `save-state`. */
 const saveState = (values) => writeFileCommand('STATE', 'save-state', values);
-/**
- * Core's file writer brings node:crypto (for its delimiters), 3 MB and 5 ms on Node 24: it is evaluated only now,
- * once the wait is over ("eager" keeps it in the one bundle file).
- */
+/** Core's file writer brings node:crypto (for its delimiters): loaded only once the wait is over. */
 async function writeFileCommand(file, command, values) {
     if (!process.env[`GITHUB_${file}`]) {
         for (const [name, value] of Object.entries(values)) {
@@ -18904,15 +18725,42 @@ async function post(env = process.env) {
     // of two servers never mix.
     let said = Promise.resolve();
     const say = (telling) => (said = said.then(telling));
+    /** Server `i`: the main step's entry for it, read back, handed to the stop of its kind. */
+    const stopOne = async (i) => {
+        let server;
+        try {
+            const state = readServerEndState(states[i], i);
+            server = state && savedServer(state);
+        }
+        catch (e) {
+            // a value the main step did not write: refused whole, nothing signalled, and still no failure of the job
+            if (e instanceof JobEndStateError)
+                return void annotate('warning', refusedStateText(e));
+            throw e;
+        }
+        if (server === undefined)
+            return void annotate('debug', NOTHING_TO_STOP);
+        const member = states.length > 1 ? { n: i + 1, of: states.length } : undefined;
+        try {
+            const end = await server.stop({
+                clock: systemClock,
+                // nvidia-smi: 5 s at most a snapshot, and none once the step is cancelled (it must end at once)
+                gpu: () => gpuSnapshot({ env, timeoutMs: 5_000, signal: cancel.signal }),
+                cancel: cancel.signal
+            });
+            await say(() => tell(end, env, cancel.halted, member));
+        }
+        catch (e) {
+            annotate('warning', jobEndErrorText(server.pid, e.message));
+        }
+    };
     try {
         // a fleet's servers are stopped at the same time: one after another, eight stop timeouts would add up
         // (at most STOPS_AT_ONCE at a time: each reads nvidia-smi, and a fleet may have up to 1000 lines)
         let next = 0;
         const worker = async () => {
-            while (next < states.length) {
-                const n = ++next;
-                await stopOne(states[n - 1], n - 1, env, cancel, say, states.length > 1 ? { n, of: states.length } : undefined);
-            }
+            while (next < states.length)
+                await stopOne(next++);
         };
         await Promise.all(Array.from({ length: Math.min(STOPS_AT_ONCE, states.length) }, worker));
     }
@@ -18922,40 +18770,11 @@ async function post(env = process.env) {
 }
 /** How many of a fleet's servers are stopped at the same time. */
 const STOPS_AT_ONCE = 16;
-/** Server `i`: the main step's entry for it, read back, handed to the stop of its kind. */
-async function stopOne(entry, i, env, cancel, say, member) {
-    let server;
-    try {
-        const state = readServerEndState(entry, i);
-        server = state && savedServer(state);
-    }
-    catch (e) {
-        // a value the main step did not write: refused whole, nothing signalled, and still no failure of the job
-        if (e instanceof JobEndStateError)
-            return void annotate('warning', refusedStateText(e));
-        throw e;
-    }
-    if (server === undefined)
-        return void annotate('debug', NOTHING_TO_STOP);
-    try {
-        const end = await server.stop({
-            clock: systemClock,
-            gpu: gpuReader(env, cancel),
-            cancel: cancel.signal
-        });
-        await say(() => tell(end, env, cancel.halted, member));
-    }
-    catch (e) {
-        annotate('warning', jobEndErrorText(server.pid, e.message));
-    }
-}
-const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-/** nvidia-smi for a stop: 5 s at most a snapshot, and none once the step is cancelled (it must end at once). */
-const gpuReader = (env, cancel) => () => gpuSnapshot({ env, timeoutMs: 5_000, signal: cancel.signal });
 /** How the stop went, in the log and the job summary. */
 async function tell(end, env, cancelledBy, member) {
     // of a fleet, each line names whose server it is: eight "Stopped the server's process group N" are no help
-    const whose = member === undefined ? '' : `${capitalized(fleetMemberText(member))}: `;
+    const memberText = member === undefined ? '' : fleetMemberText(member);
+    const whose = member === undefined ? '' : `${memberText.charAt(0).toUpperCase()}${memberText.slice(1)}: `;
     for (const line of stopLines(end.record)) {
         if (line.level === 'info')
             info(`${whose}${line.text}`);
@@ -18981,7 +18800,7 @@ async function tell(end, env, cancelledBy, member) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1797);
+/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2541);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2206);
 
 
@@ -19000,11 +18819,8 @@ __webpack_async_result__();
 /* harmony export */   D: () => (/* binding */ dropOutputToClosedPipes)
 /* harmony export */ });
 /**
- * A reader that leaves early (`wait-for-model \u2026 2>&1 | head -1`) closes the pipe under stdout or stderr. The
- * next write then fails with EPIPE, which Node reports as an 'error' event on the stream: with no listener,
- * an uncaught exception that prints a stack trace and ends the process with status 1, although the server may
- * be ready. The reader has what it wanted, so the rest of that stream's output is dropped (a destroyed stream
- * discards later writes without another event) and the run ends with its own exit status.
+ * A reader that leaves early (`\u2026 | head -1`) makes the next write fail with EPIPE, an uncaught 'error' that would
+ * end the run with status 1 although the server may be ready: the rest of that output is dropped instead.
  */
 function dropOutputToClosedPipes(streams) {
     for (const stream of streams)
