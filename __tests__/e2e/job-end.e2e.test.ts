@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { runAction } from '../../src/simulator/runner.js'
 import { procStat } from '../../src/server/proc.js'
 import { freePort } from '../../src/simulator/server.js'
@@ -39,6 +40,38 @@ async function mainStep(inputs: Record<string, string>, serverArgs = 'loads 300'
   })
   if (run.outputs.pid) box.pids.push(Number(run.outputs.pid))
   return { run, state: run.state }
+}
+
+/**
+ * An earlier step as a `run:` step does it: a shell (leading its own group, as the step's) starts the server with
+ * `nohup … &`, writes its pid file, starts a bystander of its own, and exits; the server and the bystander live on.
+ */
+async function earlierStep(port: number): Promise<{ server: number; bystander: number }> {
+  const script =
+    `nohup "${process.execPath}" "${fakeServer}" ${port} loads 300 > server.log 2>&1 & echo $! > server.pid; ` +
+    `nohup "${process.execPath}" -e 'setInterval(() => {}, 1000)' > /dev/null 2>&1 & echo $! > bystander.pid`
+  const shell = spawn('sh', ['-c', script], { cwd: box.dir(), detached: true, stdio: 'ignore' })
+  await new Promise((resolve) => shell.on('close', resolve))
+  const [server, bystander] = ['server.pid', 'bystander.pid'].map((f) => Number(readFileSync(box.path(f), 'utf8')))
+  box.pids.push(server, bystander)
+  return { server, bystander }
+}
+
+/** The main step watching that server by its pid file and log, with no `start`. */
+function watchStep(port: number, inputs: Record<string, string>) {
+  return runAction({
+    entry,
+    inputs: {
+      url: `http://127.0.0.1:${port}/v1/models`,
+      model: 'kimi',
+      pid: box.path('server.pid'),
+      'log-file': box.path('server.log'),
+      interval: '200ms',
+      timeout: '30s',
+      'history-file': '',
+      ...inputs
+    }
+  })
 }
 
 /** The post step, given the state as the runner gives it, with the fake nvidia-smi showing `pid` on a GPU. */
@@ -118,5 +151,64 @@ describe('the job-end stop (post step)', () => {
     expect(p.code).toBe(0)
     expect(p.stdout).toContain('::debug::No server to stop at the job end')
     expect(alive(Number(run.outputs.pid))).toBe(true)
+  })
+
+  it("pid + stop: always: an earlier step's server is stopped with its children, and nothing else of its step", async () => {
+    const port = await freePort()
+    const { server, bystander } = await earlierStep(port)
+    const run = await watchStep(port, { stop: 'always' })
+    expect(errors(run.stdout)).toEqual([])
+    expect(run.outputs.ready).toBe('true')
+    const [saved] = savedServers(run.state)
+    // the process the wait watched, as it started: no run marker, since the action did not launch it
+    expect(saved).toMatchObject({ kind: 'process', pid: server, startTicks: procStat(server)?.startTicks })
+    expect(saved.bootId).toEqual(expect.any(String))
+    expect(saved.runMarker).toBeUndefined()
+
+    const p = await postStep(run.state, server)
+    expect(p.code).toBe(0)
+    // the server leads no group (it shares the earlier step's): it and its descendants, one by one
+    expect(p.stdout).toMatch(
+      new RegExp(`^Stopped the server ${server} and its child processes \\(1 in all\\): SIGTERM, gone after`, 'm')
+    )
+    expect(p.stdout).toMatch(/^Its GPU memory \(21090 MiB\) was released/m)
+    expect(p.stdout).not.toContain('::warning::')
+    expect(alive(server)).toBe(false)
+    // the earlier step's other process, in the same process group, was not signalled
+    expect(alive(bystander)).toBe(true)
+    expect(p.summary).toContain('| Result | ✅ stopped |')
+  })
+
+  it("pid with the default stop (job-end): the earlier step's server is left running", async () => {
+    const port = await freePort()
+    const { server } = await earlierStep(port)
+    const run = await watchStep(port, {})
+    expect(run.outputs.ready).toBe('true')
+    expect(run.state).toEqual({})
+    const p = await postStep(run.state)
+    expect(p.code).toBe(0)
+    expect(p.stdout).toContain('::debug::No server to stop at the job end')
+    expect(alive(server)).toBe(true)
+  })
+
+  it('pid + stop: always: a pid that names another process by the job end (reused) is not signalled', async () => {
+    const port = await freePort()
+    const { server } = await earlierStep(port)
+    const run = await watchStep(port, { stop: 'always' })
+    expect(run.outputs.ready).toBe('true')
+    const [saved] = savedServers(run.state)
+    // the watched server exits, and its pid goes to a process started after the state was written
+    process.kill(server, 'SIGKILL')
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' })
+    const pid = other.pid as number
+    box.pids.push(pid)
+    await new Promise((resolve) => other.once('spawn', resolve))
+    expect(procStat(pid)?.startTicks).not.toBe(saved.startTicks)
+    const p = await postStep(stateOf({ ...saved, pid }), pid)
+    expect(p.code).toBe(0)
+    expect(p.stdout).toContain(`Process ${pid} is not the server this job started (it started at `)
+    expect(p.stdout).toContain('the server has exited and its pid was reused): left alone, with its process group.')
+    expect(p.stdout).not.toMatch(/Stopped|SIGTERM/)
+    expect(alive(pid)).toBe(true)
   })
 })

@@ -1,7 +1,8 @@
 /**
  * The action's post step (`runs.post`, `post-if: always()`): stops the server the main step launched with
- * `start`, as `stop: job-end` asks, and says how in the log and the job summary. It never fails the job: a server
- * that outlives SIGKILL, or GPU memory not released in time, is a warning.
+ * `start`, as `stop: job-end` asks (with `stop: always`, also one given by `pid` or `container`), and says how in
+ * the log and the job summary. It never fails the job: a server that outlives SIGKILL, or GPU memory not released
+ * in time, is a warning.
  */
 import { gpuSnapshot } from '../gpu/nvidia-smi.js'
 import {

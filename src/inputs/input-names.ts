@@ -94,7 +94,7 @@ export const INPUTS = {
     default: 'job-end',
     flag: [
       'MODE',
-      'the action stops the server --start ran at the job end (job-end; always: also a --container it did not start) or not (never); the CLI never does'
+      'the action stops the server --start ran at the job end (job-end; always: also a --container or --pid it did not start) or not (never); the CLI never does'
     ]
   },
   'probe-generation': {

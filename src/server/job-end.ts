@@ -6,7 +6,10 @@
  */
 import type { Server, Settings } from '../inputs/settings.js'
 
-/** A process `start` launched; its start time, boot and run marker where they could be read (guard.ts). */
+/**
+ * A process `start` launched, or one given by `pid` with `stop: always`: its start time and boot where they could be
+ * read (guard.ts), and the run marker of one `start` launched.
+ */
 export interface ProcessEndState {
   kind: 'process'
   pid: number
@@ -31,7 +34,7 @@ export interface ContainerEndState {
 
 export type ServerEndState = ProcessEndState | ContainerEndState
 
-/** What the main step knows of the server it launched. */
+/** What the main step knows of the server it launched or watched. */
 interface LaunchedFacts {
   pid?: number
   logFile?: string
@@ -61,8 +64,9 @@ export function serverEndState(settings: StopSettings, server: LaunchedFacts | u
     const socket = server.dockerSocket ?? ''
     return { kind: 'container', container: server.container, socket, timeoutMs, logFile, logLines }
   }
-  // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
-  if (start === undefined || stop !== 'job-end' || server?.pid === undefined) return undefined
+  // a server this step launched is this job's to stop; one given by `pid` only with `stop: always`
+  const ours = start !== undefined ? stop !== 'never' : stop === 'always'
+  if (!ours || server?.pid === undefined) return undefined
   const { pid, startTicks, bootId, runMarker } = server
   return { kind: 'process', pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines }
 }

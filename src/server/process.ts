@@ -23,7 +23,7 @@ export interface ServerProcess {
   release(): void
   /** With `start`: the size of the log before the server began to append to it. */
   logOffset?: number
-  /** With `start`: `/proc/<pid>/stat` field 22; undefined without /proc. */
+  /** `/proc/<pid>/stat` field 22, read at launch or when first watched; undefined without /proc. */
   startTicks?: number
 }
 
@@ -160,6 +160,7 @@ export function attachServer(pid: number, clock: Clock, pollMs = 250): ServerPro
   return {
     pid,
     startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
+    startTicks: first?.startTicks,
     exited,
     environ: () => procEnviron(pid),
     release: () => clearInterval(timer)

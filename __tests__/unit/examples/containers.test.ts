@@ -62,4 +62,12 @@ describe('servers in containers: the recipes', () => {
     expect(gate('compose').container).toBe(`${project}-vllm-1`)
     expect(gate('compose').stop).toBe('always')
   })
+
+  it('the Ollama example watches its service container by the service id', () => {
+    const workflow = parse(readFileSync(join(root, 'examples/ollama-service.yml'), 'utf8')) as {
+      jobs: { smoke: { steps: Array<{ uses?: string; with?: Record<string, string> }> } }
+    }
+    const gate = workflow.jobs.smoke.steps.find((s) => String(s.uses ?? '').includes('wait-for-model'))
+    expect(gate?.with?.container).toBe('${{ job.services.ollama.id }}')
+  })
 })

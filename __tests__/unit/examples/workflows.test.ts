@@ -190,16 +190,16 @@ const SERVER_COMMAND =
 describe.each(workflows.filter((w) => w.startsWith('examples/')))('%s launches its server through the gate', (path) => {
   const jobs = jobsOf(path)
 
-  it('starts every server with "start" (or passes pid and log-file), never with nohup in a run step', () => {
+  it('starts every server with "start", or with nohup in a run step only for a gate given its pid and log-file', () => {
     for (const job of Object.values(jobs)) {
       const gates = (job.steps ?? []).filter((s) => typeof s.uses === 'string' && isThisAction(s.uses))
-      const watched = gates.some(
-        (g) => g.with?.start !== undefined || (g.with?.pid !== undefined && g.with?.['log-file'] !== undefined)
-      )
+      const byPid = gates.some((g) => g.with?.pid !== undefined && g.with?.['log-file'] !== undefined)
+      const watched = byPid || gates.some((g) => g.with?.start !== undefined)
       for (const step of job.steps ?? []) {
         const run = typeof step.run === 'string' ? step.run : ''
-        // a server launched from a run step: a crash would wait out the whole timeout
-        expect(run).not.toMatch(SERVER_COMMAND)
+        // a server launched from a run step and not watched by its pid: a crash would wait out the whole timeout
+        if (SERVER_COMMAND.test(run))
+          expect({ run, background: /^nohup .*&$/m.test(run), byPid }).toEqual({ run, background: true, byPid: true })
         if (/\bnohup\b/.test(run)) expect(watched).toBe(true)
       }
     }
@@ -220,16 +220,18 @@ describe.each(workflows.filter((w) => w.startsWith('examples/')))('%s launches i
 
   it('leaves the server it started to the job-end step, with no stop step of its own, or stops it itself', () => {
     for (const job of Object.values(jobs)) {
-      const starts = (job.steps ?? []).filter(
-        (s) => typeof s.uses === 'string' && isThisAction(s.uses) && s.with?.start !== undefined
-      )
+      const gates = (job.steps ?? []).filter((s) => typeof s.uses === 'string' && isThisAction(s.uses))
+      const starts = gates.filter((s) => s.with?.start !== undefined || s.with?.pid !== undefined)
       const kills = (job.steps ?? []).filter(
         (s) => typeof s.run === 'string' && /\bkill\b|wait-for-model stop\b/.test(s.run)
       )
       if (starts.length === 0) continue
       // `stop: job-end` (the default) stops the process group at the job end: a hand-written loop only repeats it.
-      // An example that keeps the server (`stop: never`) says so and stops it with the CLI in an always() step.
-      const kept = starts.some((s) => s.with?.stop === 'never')
+      // An example that keeps the server (`stop: never`) says so and stops it with the CLI in an always() step; a
+      // server given by `pid` is stopped at the job end only with `stop: always`.
+      const kept = starts.some(
+        (s) => s.with?.stop === 'never' || (s.with?.start === undefined && s.with?.stop !== 'always')
+      )
       expect({ kept, kills: kills.length }).toEqual({ kept, kills: kept ? 1 : 0 })
       if (kept)
         expect(kills[0]).toMatchObject({ if: 'always()', run: expect.stringMatching(/wait-for-model stop --pid /) })

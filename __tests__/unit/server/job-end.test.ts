@@ -9,7 +9,7 @@ import {
   readServerEndState,
   serverEndState
 } from '../../../src/server/job-end.js'
-import { procStat } from '../../../src/server/proc.js'
+import { procPids, procStat } from '../../../src/server/proc.js'
 import { stopAtJobEnd } from '../../../src/server/stop.js'
 import { systemClock } from '../../../src/runtime/clock.js'
 import { sandbox } from '../../helpers/sandbox.js'
@@ -21,9 +21,10 @@ const GPU = 'GPU-24f17f1b-eb07-be47-67e3-5bcdf725d8e8'
 const box = sandbox('wfm-job-end-')
 const settings = { start: 'vllm serve m', stop: 'job-end' as const, stopTimeoutMs: 30_000, logLines: 20 }
 
-function serve(args: string[] = []): Promise<number> {
+/** A server; `detached: false` is one an earlier step ran with `nohup … &`, in the step shell's process group. */
+function serve(args: string[] = [], detached = true): Promise<number> {
   const child = spawn(process.execPath, [listener, '127.0.0.1', ...args], {
-    detached: true,
+    detached,
     stdio: ['ignore', 'pipe', 'inherit']
   })
   box.pids.push(child.pid as number)
@@ -46,7 +47,7 @@ describe('job-end state', () => {
   const readBack = (state: Record<string, string>) =>
     readJobEndState((n) => state[n] ?? '').map((e, i) => readServerEndState(e, i))
 
-  it('is saved only for a server "start" launched with stop: job-end, and read back as saved', () => {
+  it('is saved for a server "start" launched unless stop: never, and read back as saved', () => {
     expect(Object.keys(saved)).toEqual(['servers'])
     const read = {
       kind: 'process',
@@ -60,7 +61,9 @@ describe('job-end state', () => {
     }
     expect(readBack(saved)).toEqual([read])
     expect(serverEndState({ ...settings, stop: 'never' }, { pid: 4321 })).toBeUndefined()
-    // a server given by "pid" is whoever started it's to stop
+    // stop: always is job-end and more
+    expect(serverEndState({ ...settings, stop: 'always' }, launched)).toEqual(entry)
+    // a server given by "pid" is whoever started it's to stop, unless stop: always
     expect(serverEndState({ ...settings, start: undefined }, { pid: 4321 })).toBeUndefined()
     expect(serverEndState(settings, undefined)).toBeUndefined()
     expect(jobEndState([undefined, undefined])).toBeUndefined()
@@ -83,6 +86,16 @@ describe('job-end state', () => {
         logFile: '/tmp/c.log',
         logLines: 20
       }
+    ])
+  })
+
+  it('is saved for a server given by "pid" with stop: always: its start time and boot, no run marker', () => {
+    const watched = { pid: 4321, logFile: '/tmp/server.log', startTicks: 987654, bootId: boot }
+    const always = { ...settings, start: undefined, stop: 'always' as const }
+    expect(serverEndState({ ...always, stop: 'job-end' }, watched)).toBeUndefined()
+    expect(serverEndState({ ...always, stop: 'never' }, watched)).toBeUndefined()
+    expect(readBack(jobEndState([serverEndState(always, watched)]) as Record<string, string>)).toEqual([
+      { kind: 'process', ...watched, runMarker: undefined, timeoutMs: 30_000, logLines: 20 }
     ])
   })
 
@@ -168,5 +181,41 @@ describe('stopAtJobEnd', () => {
     expect(md).toContain('| Last signal sent | SIGKILL |')
     expect(md).toContain('⚠️ stopped, not cleanly')
     expect(md).toContain('2: NCCL teardown hung')
+  })
+
+  it("a server an earlier step started (in its shell's group): it and its child are stopped, nothing else", async () => {
+    const pid = await serve(['--child'], false)
+    const child = procPids().find((p) => procStat(p)?.ppid === pid) as number
+    expect(child).toEqual(expect.any(Number))
+    box.pids.push(child)
+    const end = await stopAtJobEnd(
+      { pid, startTicks: procStat(pid)?.startTicks, timeoutMs: 20_000, logLines: 0 },
+      { clock: systemClock }
+    )
+    // not the group it merely belongs to (this test's own): the process and its descendants, one by one
+    expect(end.record).toMatchObject({ scope: 'tree', outcome: 'exited', signal: 'SIGTERM' })
+    expect(end.record.pids.sort()).toEqual([pid, child].sort())
+    // gone, or a zombie its new parent has yet to reap
+    expect(procStat(child)?.state ?? 'Z').toBe('Z')
+  })
+
+  it('a pid now naming another process than the one watched is left alone, and said', async () => {
+    const pid = await serve([], false)
+    const startTicks = procStat(pid)?.startTicks as number
+    // the watched process had the same pid and started earlier: it has exited and its pid was reused
+    const end = await stopAtJobEnd(
+      { pid, startTicks: startTicks - 1, timeoutMs: 20_000, logLines: 0 },
+      {
+        clock: systemClock
+      }
+    )
+    expect(end.record).toMatchObject({
+      outcome: 'not-running',
+      pids: [],
+      notOurs: { kind: 'reused', startTicks, expectedTicks: startTicks - 1 }
+    })
+    expect(end.record.signal).toBeUndefined()
+    expect(procStat(pid)?.state).not.toBe('Z')
+    expect(() => process.kill(pid, 0)).not.toThrow()
   })
 })

@@ -66,7 +66,7 @@ export const noServer: ServerKind = {
 
 /** A saved entry, to the stop of its kind. */
 export function savedServer(state: ServerEndState): SavedServer {
-  // a process `start` launched: signalled by its pid, only while it is still the process recorded at launch
+  // a process `start` launched or `pid` gave: signalled by its pid, only while it is still the process recorded then
   if (state.kind === 'process') return { pid: state.pid, stop: (deps) => stopAtJobEnd(state, deps) }
   // a container: stopped through its engine (`docker stop`); a cancel makes the engine kill it at once (stop?t=0,
   // also mid-stop), told as a cancelled stop

@@ -83,8 +83,8 @@ function launched(own: Server, settings: Settings, pid: number | undefined, deps
   const runMarker = own.start === undefined ? undefined : newRunMarker()
   const server = launch(own.start, pid, logFile, runMarker, deps)
   const facts: ServerFacts = { pid: server?.pid, logFile }
-  // what the job-end step stops by: this process, as it started, and whatever carries the marker
-  if (runMarker !== undefined) Object.assign(facts, { startTicks: server?.startTicks, bootId: bootId(), runMarker })
+  // what the job-end step stops by: this process, as it started (or as first watched), and whatever carries the marker
+  if (server !== undefined) Object.assign(facts, { startTicks: server.startTicks, bootId: bootId(), runMarker })
   let log: LogFollower | undefined
   return {
     facts,
