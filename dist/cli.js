@@ -22125,8 +22125,9 @@ function serverEndState(settings, server) {
         const socket = server.dockerSocket ?? '';
         return { kind: 'container', container: server.container, socket, timeoutMs, logFile, logLines };
     }
-    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
-    if (start === undefined || stop !== 'job-end' || server?.pid === undefined)
+    // a server this step launched is this job's to stop; one given by `pid` only with `stop: always`
+    const ours = start !== undefined ? stop !== 'never' : stop === 'always';
+    if (!ours || server?.pid === undefined)
         return undefined;
     const { pid, startTicks, bootId, runMarker } = server;
     return { kind: 'process', pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines };
@@ -23505,6 +23506,7 @@ function attachServer(pid, clock, pollMs = 250) {
     return {
         pid,
         startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
+        startTicks: first?.startTicks,
         exited,
         environ: () => procEnviron(pid),
         release: () => clearInterval(timer)
@@ -23941,9 +23943,9 @@ function launched(own, settings, pid, deps) {
     const runMarker = own.start === undefined ? undefined : newRunMarker();
     const server = launch(own.start, pid, logFile, runMarker, deps);
     const facts = { pid: server?.pid, logFile };
-    // what the job-end step stops by: this process, as it started, and whatever carries the marker
-    if (runMarker !== undefined)
-        Object.assign(facts, { startTicks: server?.startTicks, bootId: bootId(), runMarker });
+    // what the job-end step stops by: this process, as it started (or as first watched), and whatever carries the marker
+    if (server !== undefined)
+        Object.assign(facts, { startTicks: server.startTicks, bootId: bootId(), runMarker });
     let log;
     return {
         facts,
@@ -24500,7 +24502,7 @@ const noServer = {
 };
 /** A saved entry, to the stop of its kind. */
 function savedServer(state) {
-    // a process `start` launched: signalled by its pid, only while it is still the process recorded at launch
+    // a process `start` launched or `pid` gave: signalled by its pid, only while it is still the process recorded then
     if (state.kind === 'process')
         return { pid: state.pid, stop: (deps) => stopAtJobEnd(state, deps) };
     // a container: stopped through its engine (`docker stop`); a cancel makes the engine kill it at once (stop?t=0,
@@ -24701,7 +24703,7 @@ const INPUTS = {
         default: 'job-end',
         flag: [
             'MODE',
-            'the action stops the server --start ran at the job end (job-end; always: also a --container it did not start) or not (never); the CLI never does'
+            'the action stops the server --start ran at the job end (job-end; always: also a --container or --pid it did not start) or not (never); the CLI never does'
         ]
     },
     'probe-generation': {

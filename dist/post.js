@@ -17053,8 +17053,9 @@ function serverEndState(settings, server) {
         const socket = server.dockerSocket ?? '';
         return { kind: 'container', container: server.container, socket, timeoutMs, logFile, logLines };
     }
-    // only a server this step launched is this job's to stop: one given by `pid` belongs to whoever started it
-    if (start === undefined || stop !== 'job-end' || server?.pid === undefined)
+    // a server this step launched is this job's to stop; one given by `pid` only with `stop: always`
+    const ours = start !== undefined ? stop !== 'never' : stop === 'always';
+    if (!ours || server?.pid === undefined)
         return undefined;
     const { pid, startTicks, bootId, runMarker } = server;
     return { kind: 'process', pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines };
@@ -18458,7 +18459,7 @@ const noServer = {
 };
 /** A saved entry, to the stop of its kind. */
 function savedServer(state) {
-    // a process `start` launched: signalled by its pid, only while it is still the process recorded at launch
+    // a process `start` launched or `pid` gave: signalled by its pid, only while it is still the process recorded then
     if (state.kind === 'process')
         return { pid: state.pid, stop: (deps) => stopAtJobEnd(state, deps) };
     // a container: stopped through its engine (`docker stop`); a cancel makes the engine kill it at once (stop?t=0,
@@ -18667,8 +18668,9 @@ async function untrustedGroup(title, lines, say) {
 ;// CONCATENATED MODULE: ./src/action/post.ts
 /**
  * The action's post step (`runs.post`, `post-if: always()`): stops the server the main step launched with
- * `start`, as `stop: job-end` asks, and says how in the log and the job summary. It never fails the job: a server
- * that outlives SIGKILL, or GPU memory not released in time, is a warning.
+ * `start`, as `stop: job-end` asks (with `stop: always`, also one given by `pid` or `container`), and says how in
+ * the log and the job summary. It never fails the job: a server that outlives SIGKILL, or GPU memory not released
+ * in time, is a warning.
  */
 
 
