@@ -190,7 +190,7 @@ export const leftoverServerText = (port: number, holder: { pid: number; command:
 /** With the URL alone on a runner: whether this job started the server that answered cannot be told, and why. */
 export const serverOriginUnknownText = (port: number, why: string): string =>
   `Could not tell whether this job started the server on port ${port} (${why}): a server an earlier job left ` +
-  'running would be taken as ready. Give "start" or "pid" so that the gate watches the server itself'
+  'running would be taken as ready. Give "start", "pid" or "container" so that the gate watches the server itself'
 
 /** A redirect the ready answer followed: from the endpoint's URL to the origin that answered. */
 export interface Redirect {
