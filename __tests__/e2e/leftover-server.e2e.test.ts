@@ -78,6 +78,15 @@ describe('a server an earlier job left on the port', () => {
     expect(run.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
   })
 
+  it('on GitHub Actions without a tracking id (process clean-up off): ready, and a notice says so once', async () => {
+    const { port } = await serverWith('github_an-earlier-job')
+    const run = await act(port, { GITHUB_ACTIONS: 'true' })
+    expect(run.outputs).toMatchObject({ ready: 'true', reason: 'ready' })
+    const notices = run.stdout.split('\n').filter((l) => l.includes('No RUNNER_TRACKING_ID'))
+    expect(notices).toHaveLength(1)
+    expect(notices[0]).toMatch(/^::notice title=Could not tell which job started the model server::/)
+  })
+
   it('port-check false: the check is off', async () => {
     const { port } = await serverWith('github_an-earlier-job')
     const run = await runAction({
