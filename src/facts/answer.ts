@@ -38,6 +38,8 @@ export type Reason =
   | 'gpu-busy'
   /** With `start`, `pid` or `container`: the answer (after any redirect) came from a process not the server's. */
   | 'wrong-server'
+  /** With the URL alone: the answer on a local port came from a server an earlier job left running. */
+  | 'leftover-server'
   /** Ready, and with `smoke-test: fail-on-error` the smoke test could not measure throughput. */
   | 'smoke-failed'
   /** The engine says a model failed to load (Triton's repository index: UNAVAILABLE, with its reason). */

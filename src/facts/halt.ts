@@ -3,6 +3,9 @@ import type { Reason } from './answer.js'
 
 /** Why the wait must end now, whatever the server answers: the reason and its explanation. */
 export interface Halt {
-  reason: Extract<Reason, 'server-exited' | 'log-error' | 'cancelled' | 'port-busy' | 'gpu-busy' | 'wrong-server'>
+  reason: Extract<
+    Reason,
+    'server-exited' | 'log-error' | 'cancelled' | 'port-busy' | 'gpu-busy' | 'wrong-server' | 'leftover-server'
+  >
   detail: string
 }

@@ -11,6 +11,8 @@ export type NoteKind =
   | 'smoke'
   | 'throughput-regression'
   | 'model-match'
+  /** With the URL alone: whether this job started the server that answered could not be told. */
+  | 'server-origin'
 
 export const INSECURE_TLS_WARNING =
   "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place"
@@ -24,7 +26,8 @@ export const NOTE_TITLES: Readonly<Record<NoteKind, string>> = {
   'gpu-busy': 'GPU memory held by other processes',
   smoke: 'Smoke test did not measure throughput',
   'throughput-regression': 'Model server decodes slower than usual',
-  'model-match': 'Model matched only partly'
+  'model-match': 'Model matched only partly',
+  'server-origin': 'Could not tell which job started the model server'
 }
 
 /** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */

@@ -180,6 +180,18 @@ export function wrongServerText(
   )
 }
 
+/** With the URL alone: the port is answered by a server an earlier job left running (another job's tracking id). */
+export const leftoverServerText = (port: number, holder: { pid: number; command: string }): string =>
+  `Port ${port} is answered by process ${holder.pid}${holder.command ? ` (${holder.command})` : ''}, a server an ` +
+  "earlier job left running: it carries another job's RUNNER_TRACKING_ID and started before this step. Its answers " +
+  `say nothing about a server this job started. Stop it (wait-for-model stop --pid ${holder.pid}, or kill ` +
+  `${holder.pid}), or give "start" (or "pid") so that the gate watches the server this job runs`
+
+/** With the URL alone on a runner: whether this job started the server that answered cannot be told, and why. */
+export const serverOriginUnknownText = (port: number, why: string): string =>
+  `Could not tell whether this job started the server on port ${port} (${why}): a server an earlier job left ` +
+  'running would be taken as ready. Give "start", "pid" or "container" so that the gate watches the server itself'
+
 /** A redirect the ready answer followed: from the endpoint's URL to the origin that answered. */
 export interface Redirect {
   from: URL

@@ -68,7 +68,7 @@ function kindOf(server: Server, settings: Settings, deps: Deps): ServerKind {
   if (server.container !== undefined) return containerServer(server, settings, deps)
   if (server.start !== undefined || server.pid !== undefined || server.logFile !== undefined)
     return processServer(server, settings, deps)
-  return noServer
+  return noServer(settings, deps)
 }
 
 /** The deps of one server of a fleet: its lines start with its URL. */

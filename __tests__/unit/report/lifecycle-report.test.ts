@@ -1,4 +1,11 @@
-import { gpuBusyText, portBusyText, stopLines, wrongServerText } from '../../../src/report/lifecycle-report.js'
+import {
+  gpuBusyText,
+  leftoverServerText,
+  portBusyText,
+  serverOriginUnknownText,
+  stopLines,
+  wrongServerText
+} from '../../../src/report/lifecycle-report.js'
 import type { StopRecord } from '../../../src/server/stop.js'
 
 const record = (over: Partial<StopRecord>): StopRecord => ({
@@ -102,6 +109,15 @@ describe('who holds the port and the GPUs, in words', () => {
   it('wrong-server names who answers instead of the watched server', () => {
     expect(wrongServerText({ kind: 'foreign', port: 8000, listeners: [vllm] }, 555)).toMatch(
       /^Port 8000 is answered by process 1234 \(python3 -m vllm serve m\), not by the server being watched \(pid 555\)/
+    )
+  })
+
+  it('leftover-server names the process an earlier job left and how to free the port', () => {
+    expect(leftoverServerText(8000, { pid: 1234, command: 'python3 -m vllm serve m' })).toMatch(
+      /^Port 8000 is answered by process 1234 \(python3 -m vllm serve m\), a server an earlier job left running: .* Stop it \(wait-for-model stop --pid 1234, or kill 1234\), or give "start"/
+    )
+    expect(serverOriginUnknownText(8000, 'no /proc')).toMatch(
+      /^Could not tell whether this job started the server on port 8000 \(no \/proc\): .* Give "start", "pid" or "container"/
     )
   })
 

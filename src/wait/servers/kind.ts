@@ -7,6 +7,9 @@ import type { ServerProcess } from '../../server/process.js'
 import { type JobEnd, type StopDeps, stopAtJobEnd, stopContainerAtJobEnd } from '../../server/stop.js'
 import type { ServerEndState } from '../../server/job-end.js'
 import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcome.js'
+import type { Settings } from '../../inputs/settings.js'
+import type { Deps } from '../deps.js'
+import { noLeftoverAnswers } from './leftover.js'
 
 /** One kind of server, for one wait's settings, before anything has started. */
 export interface ServerKind {
@@ -30,7 +33,7 @@ export interface LaunchedServer {
   followLog(earlier: (lines: LogLine[]) => void): LogFollower | undefined
   /** Before the waiting line: what is read while a server started elsewhere runs (`pid`: its `env-report`). */
   beforeWait(): void
-  /** With `port-check`: each ready endpoint whose port another process holds made `wrong-server`. */
+  /** With `port-check`: each ready endpoint whose port another process holds made `wrong-server` (none: a leftover's). */
   whoAnswered(results: TargetOutcome[]): TargetOutcome[]
   /** The wait is over (before any smoke test): startup time, GPU memory, `env-report`, a failed wait's log tail. */
   afterWait(ready: boolean, readyAt: number): Promise<void>
@@ -49,20 +52,21 @@ export interface SavedServer {
 /** What the post step gives every stop: its clock, its reading of the GPUs, its cancel. */
 type JobEndDeps = Required<Pick<StopDeps, 'clock' | 'gpu' | 'cancel'>>
 
-/** No server at all (a URL and a model): nothing to check before, launch, follow, read or release. */
-const nothing: LaunchedServer = {
-  followLog: () => undefined,
-  beforeWait: () => undefined,
-  whoAnswered: (results) => results,
-  afterWait: async () => undefined,
-  release: () => undefined
-}
-
-export const noServer: ServerKind = {
+/**
+ * No server at all (a URL and a model): nothing to check before, launch, follow, read or release; with `port-check`,
+ * a ready answer on a local port from a server an earlier job left running is `leftover-server`.
+ */
+export const noServer = (settings: Settings, deps: Deps): ServerKind => ({
   preflight: async () => undefined,
-  launch: () => nothing,
+  launch: () => ({
+    followLog: () => undefined,
+    beforeWait: () => undefined,
+    whoAnswered: (results) => (settings.portCheck ? noLeftoverAnswers(results, deps) : results),
+    afterWait: async () => undefined,
+    release: () => undefined
+  }),
   abandon: () => undefined
-}
+})
 
 /** A saved entry, to the stop of its kind. */
 export function savedServer(state: ServerEndState): SavedServer {

@@ -36,7 +36,7 @@ export function onlyWatchedAnswers(results: TargetOutcome[], watched: Watched, d
 }
 
 /** The URL whose answer made `r` ready: the last one a redirect led to, else the endpoint's own. */
-function answeredUrl(r: TargetOutcome): URL {
+export function answeredUrl(r: TargetOutcome): URL {
   const to = r.last?.answeredBy
   if (to === undefined) return r.url
   try {
