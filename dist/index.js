@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4475:
+/***/ 3305:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -18173,6 +18173,14 @@ function wrongServerText(o, watchedPid, redirect) {
         `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
         'listens elsewhere. Its answers say nothing about the server being waited for');
 }
+/** With the URL alone: the port is answered by a server an earlier job left running (another job's tracking id). */
+const leftoverServerText = (port, holder) => `Port ${port} is answered by process ${holder.pid}${holder.command ? ` (${holder.command})` : ''}, a server an ` +
+    "earlier job left running: it carries another job's RUNNER_TRACKING_ID and started before this step. Its answers " +
+    `say nothing about a server this job started. Stop it (wait-for-model stop --pid ${holder.pid}, or kill ` +
+    `${holder.pid}), or give "start" (or "pid") so that the gate watches the server this job runs`;
+/** With the URL alone on a runner: whether this job started the server that answered cannot be told, and why. */
+const serverOriginUnknownText = (port, why) => `Could not tell whether this job started the server on port ${port} (${why}): a server an earlier job left ` +
+    'running would be taken as ready. Give "start", "pid" or "container" so that the gate watches the server itself';
 /** The origins only: a Location's path and query are the server's words, of any length. */
 const redirectText = ({ from, to }) => `${from.origin} redirected to ${to.origin}`;
 /** With `start` or `pid`: a local endpoint redirected to another machine, whose answer is not the watched server's. */
@@ -22262,7 +22270,8 @@ const NOTE_TITLES = {
     'gpu-busy': 'GPU memory held by other processes',
     smoke: 'Smoke test did not measure throughput',
     'throughput-regression': 'Model server decodes slower than usual',
-    'model-match': 'Model matched only partly'
+    'model-match': 'Model matched only partly',
+    'server-origin': 'Could not tell which job started the model server'
 };
 /** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
 const failureTitle = (reason) => `Model server not ready (${reason})`;
@@ -23533,7 +23542,7 @@ function processAgeMs(startTicks) {
 }
 /** When `pid` started, on the wall clock (ms since the epoch, to /proc's 10 ms); undefined when it is not running. */
 function processStartedAt(pid) {
-    const stat = procStat(pid);
+    const stat = proc_procStat(pid);
     const ageMs = stat === undefined ? undefined : processAgeMs(stat.startTicks);
     return ageMs === undefined ? undefined : Date.now() - ageMs;
 }
@@ -24453,21 +24462,118 @@ async function stop_stopContainerAtJobEnd(state, deps) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/wait/servers/leftover.ts
+/**
+ * With the URL alone: a ready answer on a local port counts unless a server an earlier job left running gave it.
+ * GitHub's runner sets RUNNER_TRACKING_ID (a fresh `github_<guid>` per job) in the environment of every process of
+ * a job; a listener carrying another job's id that started before this step is that earlier job's.
+ */
+
+
+
+
+
+const TRACKING_ID = 'RUNNER_TRACKING_ID';
+/**
+ * Who started the listener, from its holders: one with this job's tracking id, or none carrying any, is fine; one
+ * with another job's id that started before `stepStartedAt` is a leftover.
+ */
+function listenerOrigin(holders, ownId, stepStartedAt) {
+    if (holders.length === 0)
+        return { kind: 'unknown', why: "its process is another user's" };
+    if (holders.some((h) => h.environ?.[TRACKING_ID] === ownId))
+        return { kind: 'fine' };
+    const unreadable = holders.find((h) => h.environ === undefined);
+    const others = holders.filter((h) => (h.environ?.[TRACKING_ID] ?? '') !== '');
+    for (const h of others) {
+        if (h.startedAt !== undefined && stepStartedAt !== undefined && h.startedAt < stepStartedAt)
+            return { kind: 'leftover', holder: h };
+    }
+    if (unreadable !== undefined)
+        return { kind: 'unknown', why: `the environment of process ${unreadable.pid} cannot be read` };
+    if (others.length > 0) {
+        const h = others[0];
+        return h.startedAt === undefined || stepStartedAt === undefined
+            ? { kind: 'unknown', why: `the start time of process ${h.pid} cannot be read` }
+            : { kind: 'unknown', why: `process ${h.pid} belongs to another job running beside this one` };
+    }
+    return { kind: 'fine' };
+}
+/** The results, each ready one whose local port a leftover server holds made `leftover-server` (once per port). */
+function noLeftoverAnswers(results, deps) {
+    if (!results.some((r) => r.ready))
+        return results;
+    const ownId = deps.env[TRACKING_ID] ?? '';
+    if (ownId === '') {
+        // off a runner nothing marks a job's processes; on one, the job turned its process clean-up off
+        const line = `No ${TRACKING_ID} in this step's environment: which job started the server cannot be told`;
+        if (deps.env.GITHUB_ACTIONS === 'true')
+            deps.notice(line, 'server-origin');
+        else
+            deps.debug?.(line);
+        return results;
+    }
+    const stepStartedAt = stepStart(ownId);
+    const verdicts = new Map();
+    return results.map((r) => {
+        if (!r.ready)
+            return r;
+        const port = localPort(answeredUrl(r));
+        if (port === undefined)
+            return r;
+        if (!verdicts.has(port))
+            verdicts.set(port, leftoverAnswer(port, ownId, stepStartedAt, deps));
+        const halt = verdicts.get(port);
+        return halt === undefined ? r : { ...r, ready: false, reason: 'leftover-server', halt };
+    });
+}
+function leftoverAnswer(port, ownId, stepStartedAt, deps) {
+    const owner = portOwner(port);
+    if (owner.kind === 'free')
+        return undefined;
+    const holders = owner.kind === 'unknown'
+        ? []
+        : owner.listeners.flatMap((l) => l.holders.map((h) => ({ ...h, environ: procEnviron(h.pid), startedAt: processStartedAt(h.pid) })));
+    const origin = owner.kind === 'unknown' ? { kind: 'unknown', why: 'no /proc' } : listenerOrigin(holders, ownId, stepStartedAt);
+    if (origin.kind === 'unknown')
+        deps.notice(serverOriginUnknownText(port, origin.why), 'server-origin');
+    if (origin.kind !== 'leftover')
+        return undefined;
+    return { reason: 'leftover-server', detail: leftoverServerText(port, origin.holder) };
+}
+/**
+ * When this step began: the start of the outermost of its processes carrying this job's id (the runner's worker
+ * sets it in its own environment after it started, so /proc shows it on the step's processes, not on the worker).
+ */
+function stepStart(ownId) {
+    let first = process.pid;
+    for (let pid = proc_procStat(process.pid)?.ppid, hops = 0; pid !== undefined && pid > 1 && hops < 16; hops++) {
+        if (procEnviron(pid)?.[TRACKING_ID] !== ownId)
+            break;
+        first = pid;
+        pid = proc_procStat(pid)?.ppid;
+    }
+    return processStartedAt(first);
+}
+
 ;// CONCATENATED MODULE: ./src/wait/servers/kind.ts
 
-/** No server at all (a URL and a model): nothing to check before, launch, follow, read or release. */
-const nothing = {
-    followLog: () => undefined,
-    beforeWait: () => undefined,
-    whoAnswered: (results) => results,
-    afterWait: async () => undefined,
-    release: () => undefined
-};
-const noServer = {
+
+/**
+ * No server at all (a URL and a model): nothing to check before, launch, follow, read or release; with `port-check`,
+ * a ready answer on a local port from a server an earlier job left running is `leftover-server`.
+ */
+const noServer = (settings, deps) => ({
     preflight: async () => undefined,
-    launch: () => nothing,
+    launch: () => ({
+        followLog: () => undefined,
+        beforeWait: () => undefined,
+        whoAnswered: (results) => (settings.portCheck ? noLeftoverAnswers(results, deps) : results),
+        afterWait: async () => undefined,
+        release: () => undefined
+    }),
     abandon: () => undefined
-};
+});
 /** A saved entry, to the stop of its kind. */
 function savedServer(state) {
     // a process `start` launched or `pid` gave: signalled by its pid, only while it is still the process recorded then
@@ -24547,7 +24653,7 @@ function kindOf(server, settings, deps) {
         return containerServer(server, settings, deps);
     if (server.start !== undefined || server.pid !== undefined || server.logFile !== undefined)
         return processServer(server, settings, deps);
-    return noServer;
+    return noServer(settings, deps);
 }
 /** The deps of one server of a fleet: its lines start with its URL. */
 function prefixed(deps, url) {
@@ -25733,7 +25839,7 @@ async function run() {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4475);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3305);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 

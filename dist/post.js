@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2541:
+/***/ 2575:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16713,7 +16713,7 @@ function memoryHeldBy(snapshot, pids) {
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 /** The one control-character rule (C0 and DEL). */
-function hasControlChars(text, allowed = '\t') {
+function text_hasControlChars(text, allowed = '\t') {
     for (const [c] of text.matchAll(CONTROL))
         if (!allowed.includes(c))
             return true;
@@ -16929,6 +16929,14 @@ function wrongServerText(o, watchedPid, redirect) {
         `(pid ${watchedPid}) or its child processes: an earlier server still holds the port, or the watched one ` +
         'listens elsewhere. Its answers say nothing about the server being waited for');
 }
+/** With the URL alone: the port is answered by a server an earlier job left running (another job's tracking id). */
+const lifecycle_report_leftoverServerText = (port, holder) => `Port ${port} is answered by process ${holder.pid}${holder.command ? ` (${holder.command})` : ''}, a server an ` +
+    "earlier job left running: it carries another job's RUNNER_TRACKING_ID and started before this step. Its answers " +
+    `say nothing about a server this job started. Stop it (wait-for-model stop --pid ${holder.pid}, or kill ` +
+    `${holder.pid}), or give "start" (or "pid") so that the gate watches the server this job runs`;
+/** With the URL alone on a runner: whether this job started the server that answered cannot be told, and why. */
+const lifecycle_report_serverOriginUnknownText = (port, why) => `Could not tell whether this job started the server on port ${port} (${why}): a server an earlier job left ` +
+    'running would be taken as ready. Give "start", "pid" or "container" so that the gate watches the server itself';
 /** The origins only: a Location's path and query are the server's words, of any length. */
 const redirectText = ({ from, to }) => `${from.origin} redirected to ${to.origin}`;
 /** With `start` or `pid`: a local endpoint redirected to another machine, whose answer is not the watched server's. */
@@ -17162,7 +17170,7 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: ./src/server/proc.ts
 /** Reading Linux's /proc: a process's stat line, the process ids, a command line, an environment; nothing without it. */
 
-function procStat(pid, proc = '/proc') {
+function proc_procStat(pid, proc = '/proc') {
     try {
         const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
         // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
@@ -17198,7 +17206,7 @@ function proc_commandLine(pid, proc = '/proc') {
     }
 }
 /** The environment `pid` started with, or undefined when it cannot be read (gone, another user's, no /proc). */
-function procEnviron(pid, proc = '/proc') {
+function proc_procEnviron(pid, proc = '/proc') {
     try {
         return environment(readFileSync(`${proc}/${pid}/environ`, 'utf8').split('\0'));
     }
@@ -17229,7 +17237,7 @@ const MAX_DEPTH = 4096;
 function processGuard() {
     const spared = new Map([[1, 'init']]);
     const groups = new Set();
-    const selfStat = procStat(process.pid);
+    const selfStat = proc_procStat(process.pid);
     spared.set(process.pid, 'self');
     if (selfStat !== undefined)
         groups.add(selfStat.pgrp);
@@ -17237,7 +17245,7 @@ function processGuard() {
     let parent = selfStat?.ppid ?? process.ppid;
     for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
         spared.set(parent, 'ancestor');
-        const stat = procStat(parent);
+        const stat = proc_procStat(parent);
         if (stat !== undefined)
             groups.add(stat.pgrp);
         parent = stat?.ppid ?? 0;
@@ -17246,7 +17254,7 @@ function processGuard() {
         if (spared.has(pid) || !RUNNER_COMMAND.test(proc_commandLine(pid)))
             continue;
         spared.set(pid, 'runner');
-        const stat = procStat(pid);
+        const stat = proc_procStat(pid);
         if (stat !== undefined)
             groups.add(stat.pgrp);
     }
@@ -17259,12 +17267,12 @@ function processGuard() {
 }
 /** Whether `pid` still names the process `recorded` describes. */
 function identify(pid, recorded, proc = '/proc') {
-    if (recorded.startTicks === undefined || procStat(process.pid, proc) === undefined)
+    if (recorded.startTicks === undefined || proc_procStat(process.pid, proc) === undefined)
         return { kind: 'unchecked' };
     const boot = bootId(proc);
     if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
         return { kind: 'rebooted' };
-    const stat = procStat(pid, proc);
+    const stat = proc_procStat(pid, proc);
     if (stat === undefined || stat.state === 'Z')
         return { kind: 'gone' };
     if (stat.startTicks !== recorded.startTicks)
@@ -17288,7 +17296,7 @@ function markedProcesses(marker, sinceTicks, seen) {
     const needle = `\0${RUN_MARKER}=${marker}\0`;
     const found = [];
     for (const pid of proc_procPids()) {
-        const stat = procStat(pid);
+        const stat = proc_procStat(pid);
         if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
             continue;
         const key = `${pid}:${stat.startTicks}`;
@@ -17312,7 +17320,7 @@ function markedProcesses(marker, sinceTicks, seen) {
 function descendantsOf(roots, proc = '/proc') {
     const children = new Map();
     for (const p of proc_procPids(proc)) {
-        const parent = procStat(p, proc)?.ppid;
+        const parent = proc_procStat(p, proc)?.ppid;
         if (parent !== undefined)
             children.set(parent, [...(children.get(parent) ?? []), p]);
     }
@@ -17341,7 +17349,7 @@ function descendantsOf(roots, proc = '/proc') {
 
 const LISTEN = '0A';
 /** Who listens on `port` (any local address, IPv4 and IPv6); `proc`: where procfs is mounted. */
-function portOwner(port, { proc = '/proc' } = {}) {
+function port_owner_portOwner(port, { proc = '/proc' } = {}) {
     const sockets = listeningSockets(proc, port);
     if (sockets === undefined)
         return { kind: 'unknown', port };
@@ -17356,7 +17364,7 @@ function portOwner(port, { proc = '/proc' } = {}) {
 }
 /** Whether what listens on `port` belongs to `pid` or its descendants (a `start` shell's child, forked workers). */
 function listenerOwnership(port, pid, { proc = '/proc' } = {}) {
-    const owner = portOwner(port, { proc });
+    const owner = port_owner_portOwner(port, { proc });
     if (owner.kind !== 'listening')
         return owner;
     const family = processTree(proc, pid);
@@ -17444,7 +17452,7 @@ function socketHolders(proc, inodes) {
  * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
  * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
  */
-function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
+function port_owner_localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
     const host = bareHost(url.hostname);
     const os = process.getBuiltinModule('node:os');
     const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
@@ -17457,7 +17465,7 @@ function localPort(url, hostName = process.getBuiltinModule('node:os').hostname(
     return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
 }
 /** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
-const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
+const port_owner_isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
 
 // EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
 var agent = __nccwpck_require__(7405);
@@ -17505,7 +17513,7 @@ function problemText({ value, problem, form, line }) {
     return `${where}${what}${form === undefined ? '' : `: give ${form}`}`;
 }
 /** A problem found by a parser of one value, which knows no input's name: the parser's caller adds it. */
-class ProblemError extends Error {
+class input_error_ProblemError extends Error {
     problem;
     constructor(problem, options) {
         super(problemText(problem), options);
@@ -17854,7 +17862,7 @@ function isSymlink(path) {
     }
 }
 /** O_NONBLOCK: a FIFO nobody writes to would block the whole process, deaf to signals; a regular file never blocks. */
-function openOwn(path, flags, mode = 0o644) {
+function own_files_openOwn(path, flags, mode = 0o644) {
     let fd;
     try {
         fd = openSync(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
@@ -17872,15 +17880,15 @@ function openOwn(path, flags, mode = 0o644) {
     closeSync(fd);
     throw new Error(`${path} is ${kind}, not a regular file`);
 }
-const createOwn = (path, mode = 0o644) => openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
+const own_files_createOwn = (path, mode = 0o644) => own_files_openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
 /** Beside `path`, so a rename over it stays on one file system, under a name no one can guess. */
 function createTempBeside(path, mode = 0o644) {
     const { randomBytes } = process.getBuiltinModule('node:crypto');
     const temp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
-    return { temp, fd: createOwn(temp, mode) };
+    return { temp, fd: own_files_createOwn(temp, mode) };
 }
 function writeOwnFile(path, text) {
-    const fd = openOwn(path, O_WRONLY | O_CREAT);
+    const fd = own_files_openOwn(path, O_WRONLY | O_CREAT);
     try {
         // truncated once open: O_TRUNC would empty a FIFO's or a device's writer before the check refused it
         ftruncateSync(fd, 0);
@@ -18207,8 +18215,8 @@ async function stopServer(options, deps) {
     const notOurs = identity === undefined || identity.kind === 'same' || identity.kind === 'gone' ? undefined : identity;
     // after a reboot nothing running can be the server's; a reused pid is a stranger's, and so is its group; a pid
     // that cannot be checked is left alone like one that failed the check
-    const leader = notOurs === undefined ? procStat(options.pid) : undefined;
-    const inGroup = () => proc_procPids().filter((p) => procStat(p)?.pgrp === options.pid);
+    const leader = notOurs === undefined ? proc_procStat(options.pid) : undefined;
+    const inGroup = () => proc_procPids().filter((p) => proc_procStat(p)?.pgrp === options.pid);
     // A group outlives its leader, and Linux reuses no pid that still names a group: with the leader gone, processes
     // in group `pid` are that server's. With a launch record, only those that carry its marker are: the group may be
     // a stranger's that took the pid and left.
@@ -18234,7 +18242,7 @@ async function stopServer(options, deps) {
                 spared.add(pid);
                 return [];
             }
-            const stat = procStat(pid);
+            const stat = proc_procStat(pid);
             // without /proc only the pid itself can be asked about (and, with a launch record, not even that)
             if (stat === undefined)
                 return pid === options.pid && launch === undefined && signalled(kill, pid, 0) ? [{ pid }] : [];
@@ -18274,7 +18282,7 @@ async function stopServer(options, deps) {
             signalled(kill, -options.pid, signal);
             // the group had them all, but for those that left it
             for (const pid of alive())
-                if (procStat(pid)?.pgrp !== options.pid)
+                if (proc_procStat(pid)?.pgrp !== options.pid)
                     signalled(kill, pid, signal);
         }
         else
@@ -18382,10 +18390,10 @@ async function stopContainerAtJobEnd(state, deps) {
         if (before === undefined || !before.running)
             return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true };
         const pids = await engine.pids(state.container);
-        const tracked = new Map(pids.map((p) => [p, procStat(p)?.startTicks]));
+        const tracked = new Map(pids.map((p) => [p, proc_procStat(p)?.startTicks]));
         const alive = () => [...tracked]
             .filter(([p, ticks]) => {
-            const stat = procStat(p);
+            const stat = proc_procStat(p);
             return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks;
         })
             .map(([p]) => p);
@@ -18442,21 +18450,1074 @@ async function stopContainerAtJobEnd(state, deps) {
     }
 }
 
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/engines/engine-record.ts
+/** What we know of one engine, as one record (each file beside this one fills one in), and the pieces records share. */
+/** A pattern no line matches: an engine whose log lines are not known (no recorded start-up of it was read). */
+const NO_LINE = /(?!)/;
+const cause = (pattern) => ({ pattern, cause: true });
+const failure = (pattern) => ({ pattern, cause: false });
+/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
+const TORCH_FATAL = [
+    cause(/CUDA out of memory/),
+    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
+    cause(/NCCL error(?:: | in: )(?!\{)/),
+    cause(/DistBackendError/)
+];
+// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
+// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
+const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
+const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
+/** A readiness route: by default asked with GET as often as the wait probes, and ready at 200. */
+const readinessRoute = (check) => ({
+    method: 'GET',
+    ready: { statuses: [200] },
+    minGapMs: 0,
+    oneAtATime: false,
+    ...check
+});
+/** An engine whose log is not known: it names nothing; such engines run PyTorch (NIM runs vLLM or SGLang). */
+const UNKNOWN_LOG = { signature: NO_LINE, ready: NO_LINE, phases: [], fatal: TORCH_FATAL };
+
+;// CONCATENATED MODULE: ./src/engines/kserve.ts
+/** KServe: the Open Inference Protocol's per-model readiness; its protocols (v1 predict, v2 infer) generate no text. */
+
+const kserve = {
+    name: 'kserve',
+    label: 'KServe',
+    log: UNKNOWN_LOG,
+    modelLists: ['kserve-v1-list', 'model-status'],
+    // /v2/models/{name}/ready \u2192 {"name":..,"ready":true}, or 503 while not ready; /v2/health/ready is unconditional
+    // in the Python server (asked only when no model is named).
+    readiness: [
+        readinessRoute({
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            ready: { statuses: [200], notReadyWhen: { field: 'ready', value: false } },
+            because: "KServe's Open Inference Protocol says a model is ready in /v2/models/{name}/ready"
+        })
+    ],
+    servesOneModel: false,
+    generation: [],
+    sources: ['kserve/kserve:kserve/protocol/rest/v2_endpoints.py (/v2/models/{name}/ready, /v2/health/ready)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/llamacpp.ts
+/** llama.cpp's llama-server: its log lines (b6428 and v0.5.0), its router mode's load on demand, its own stream. */
+
+const llamacpp = {
+    name: 'llamacpp',
+    label: 'llama.cpp',
+    inputName: 'llama.cpp',
+    log: {
+        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+(?:load_model|llama_server): |\bmain: loading model|llama_context: /,
+        // minutes.seconds.milliseconds.microseconds since the start: the default since v0.5.0 (node-llama-cpp 3.22),
+        // before it only with --log-timestamps. Anchored: in router mode a child's lines come through as
+        // `[ 8081] 0.00.056.085 I \u2026`, stamped from the child's own start, which says nothing on the router's scale.
+        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.(?<us>\d{3}) [IWEDT] /,
+        // v0.5.0: `srv  llama_server: model loaded` (printed once it serves: the server sets itself ready just before),
+        // then `listening on http://\u2026`, which in router mode comes before any model is loaded, so it is no ready line.
+        // Older: `main: model loaded`, `main: server is listening on \u2026` and `starting the main loop`.
+        ready: /server is listening on|starting the main loop|\b(?:llama_server|main): model loaded\b/,
+        phases: [
+            { phase: 'initializing', start: /\bbuild: \d+ \(|system info: |\bllama_server: initializing/ },
+            {
+                phase: 'loading weights',
+                start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
+            },
+            {
+                phase: 'allocating KV cache',
+                // v0.5.0 prints no llama_context line at its default verbosity unless the context exceeds the model's
+                // training context; its CUDA build (-ngl 99) then says nothing between `loading model` and `llama threadpool
+                // init` (common/common.cpp, once the context, its KV cache included, is made), so that line ends the load
+                start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model|\bllama threadpool init\b/
+            },
+            { phase: 'warming up', start: /warming up the model with an empty run/ },
+            // older `initializing slots, n_slots = 4`;
+            // v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = \u2026`
+            { phase: 'starting server', start: /initializing(?: slots)?, n_slots/ }
+        ],
+        fatal: [
+            cause(/cudaMalloc failed: out of memory/),
+            cause(/failed to open GGUF file/),
+            cause(/couldn't bind HTTP server socket/),
+            cause(/error loading model/),
+            failure(/failed to load model/),
+            failure(/exiting due to (?:model loading|HTTP server) error/)
+        ]
+    },
+    ownedBy: 'llamacpp',
+    modelLists: ['openai'],
+    // none of its own: llama.cpp answers 503 on every route, its model list included, while it loads
+    readiness: [],
+    // outside its router mode (endpoint-wait.ts tells the router by its list, see `listsAsRouter`)
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'llamacpp',
+    // router mode lists every model file with `status.value` "unloaded" and loads one, by its listed id, on request
+    load: { when: 'unloaded', path: '/models/load', body: (id) => ({ model: id }) },
+    sources: [
+        'ggml-org/llama.cpp:tools/server/server-models.cpp (router mode: status unloaded \u2192 loading \u2192 loaded, /models/load)',
+        'ggml-org/llama.cpp:common/common.cpp (llama threadpool init)',
+        '__tests__/fixtures/logs/llamacpp-b6428.log (aa6192d3), llamacpp-v0.5.0-node-llama-cpp-3.22.1*.log (de3ff81)'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/localai.ts
+/** LocalAI: its readiness route during the startup preload; it serves OpenAI's routes. */
+
+const localai = {
+    name: 'localai',
+    label: 'LocalAI',
+    log: UNKNOWN_LOG,
+    modelLists: ['openai'],
+    // /readyz \u2192 503 {"status":"starting"} until the startup preload ends, then 200; /v1/models lists configured
+    // models, loaded or not. Before PR #10989 (2026-07) /readyz was 200 always, which costs nothing.
+    readiness: [
+        readinessRoute({
+            path: '/readyz',
+            because: 'LocalAI lists its configured models while its startup preload still runs; /readyz says 503 until then'
+        })
+    ],
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: ['mudler/LocalAI:core/http/routes/health.go (PR #10989: /readyz)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/nim.ts
+/** NVIDIA NIM for LLMs (closed source): its readiness route, from its docs; it serves OpenAI's routes. */
+
+const nim = {
+    name: 'nim',
+    label: 'NVIDIA NIM',
+    log: UNKNOWN_LOG,
+    modelLists: ['openai'],
+    // /v1/health/live is nginx's and 200 at once; /v1/health/ready answers 503 during the model's download and
+    // initialisation, 200 once the backend's health passes.
+    readiness: [
+        readinessRoute({
+            path: '/v1/health/ready',
+            because: 'NIM answers (nginx) before its model is downloaded and initialised; /v1/health/ready says 503 until then'
+        })
+    ],
+    // its LoRA adapters are loaded while it runs
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: ['NVIDIA NIM for LLMs docs, "Health checks" (/v1/health/live, /v1/health/ready)']
+};
+
+;// CONCATENATED MODULE: ./src/engines/ollama.ts
+/** Ollama: its own log lines (models load lazily, on the first request for them) and its load on demand. */
+
+const ollama = {
+    name: 'ollama',
+    label: 'Ollama',
+    log: {
+        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
+        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
+        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
+        phases: [
+            { phase: 'starting server', start: /msg="server config"|msg="total blobs/, end: /msg="Listening on / },
+            {
+                phase: 'discovering GPUs',
+                start: /discovering available GPUs|looking for compatible GPUs/,
+                end: /msg="inference compute"/
+            },
+            {
+                phase: 'loading model',
+                start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
+                took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
+            }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/reported out-of-memory during startup/),
+            cause(/model requires more system memory than is currently available/),
+            cause(/msg="model is too large for system memory"/),
+            cause(/bind: address already in use/),
+            failure(/(?:llama runner|llama-server) process has terminated|llama-server process no longer running/),
+            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
+        ]
+    },
+    modelLists: ['ollama', 'openai'],
+    // none of its own: Ollama lists a model only once it is pulled
+    readiness: [],
+    servesOneModel: false,
+    generation: ['ollama', 'openai'],
+    stream: 'ollama',
+    // `/api/ps` lists the models in memory: one not among them is loaded by a generate request with no prompt; -1
+    // keeps it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
+    load: { when: 'absent', listPath: 'api/ps', path: '/api/generate', body: (model) => ({ model, keep_alive: -1 }) },
+    sources: [
+        'ollama/ollama@v0.33.0-rc2 (fb307609):server/sched.go, llm/llama_server.go (model too large for system memory)',
+        '__tests__/fixtures/logs/ollama-v0.25.0.log, ollama-v0.33.0-rc2.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/sglang.ts
+/** SGLang: what it prints while it starts (0.5.x), and its /health, a generation that must be paced. */
+
+const sglang = {
+    name: 'sglang',
+    label: 'SGLang',
+    log: {
+        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
+        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
+        ready: /The server is fired up and ready to roll/,
+        phases: [
+            { phase: 'initializing', start: /server_args=/ },
+            {
+                phase: 'initializing distributed',
+                start: /Init torch distributed begin/,
+                end: /Init torch distributed ends/,
+                took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
+            },
+            {
+                phase: 'loading weights',
+                start: /Load weight begin/,
+                progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+                unit: 'shards',
+                end: /Load weight end/,
+                took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
+            },
+            { phase: 'allocating KV cache', start: /Using KV cache dtype|KV Cache is allocated/, end: /Memory pool end/ },
+            {
+                phase: 'capturing CUDA graphs',
+                // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft \u2026`
+                start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
+                progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
+                unit: 'batch sizes',
+                end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
+                took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
+            },
+            { phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
+            { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Capture cuda graph failed/),
+            cause(/but there are other ranks that didn't finish loading/),
+            failure(/Scheduler hit an exception/),
+            failure(/Received sigquit from a child process|SIGQUIT received/),
+            // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
+            failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
+            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
+        ]
+    },
+    ownedBy: 'sglang',
+    modelLists: ['openai'],
+    // /health answers 503 while ServerStatus is Starting (the warm-up) since PR #8444; older SGLang says 200 at once.
+    // Past Starting it runs a one-token generation (about a second of engine time): never two at once, at most once a
+    // second. Without an answer in SGLANG_HEALTH_CHECK_TIMEOUT it says 503, then 200 again (so no deadAfterReady);
+    // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false makes it a plain 200.
+    readiness: [
+        readinessRoute({
+            path: '/health',
+            minGapMs: 1_000,
+            oneAtATime: true,
+            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+        })
+    ],
+    // No dead-engine answer: a scheduler or detokenizer that dies sends SIGQUIT to the server, which kills its
+    // process tree ("Received sigquit from a child process"): the port closes, and `start` sees the exit.
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'sgl-project/sglang@0025436e:python/sglang/srt/entrypoints/http_server.py (/health; 503 while Starting since PR #8444)',
+        'sgl-project/sglang:python/sglang/srt/environ.py (SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION)',
+        'sgl-project/sglang:python/sglang/srt/entrypoints/engine.py (SIGQUIT from a dying child)',
+        '__tests__/fixtures/logs/sglang-v0.5.8.post1.log, sglang-v0.5.8.post1-nccl-fail.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/tgi.ts
+/** TGI (text-generation-inference): its launcher's and router's lines (3.x; 2.x wordings where they differ). */
+
+const tgi = {
+    name: 'tgi',
+    label: 'TGI',
+    log: {
+        signature: /text_generation_(?:launcher|router)/,
+        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
+        ready: /text_generation_router::server.*\bConnected\s*$/,
+        phases: [
+            {
+                phase: 'downloading',
+                start: /Starting (?:check and )?download process/,
+                progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
+                unit: 'files',
+                end: /Successfully downloaded weights/
+            },
+            {
+                phase: 'loading weights',
+                start: /Starting shard/,
+                end: /Shard ready in /,
+                took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
+            },
+            { phase: 'starting server', start: /Starting Webserver/ },
+            { phase: 'warming up', start: /Warming up model/ }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/Not enough memory to handle \d+ prefill tokens/),
+            // backends/v3/src/lib.rs V3Error::NotEnoughMemory
+            cause(/Not enough memory to handle `max_total_tokens=\d+`/),
+            cause(/Download encountered an error/),
+            cause(/Error when initializing model/),
+            cause(/text-generation-(?:server|router) not found in PATH/),
+            // launcher/src/main.rs LauncherError: printed as `Error: <variant>` when the launcher exits
+            cause(/not enough cuda devices: |Error: NotEnoughCUDADevices/),
+            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: (?:Shard(?:CannotStart|Failed|Disconnected)|WarmupError|DownloadError|Webserver(?:Failed|CannotStart))/),
+            failure(/Webserver Crashed|Failed to start webserver: /),
+            failure(/Unable to (?:warmup|connect to) the Python model shards/)
+        ]
+    },
+    modelLists: ['tgi-info', 'openai'],
+    // none of its own: TGI opens its port only once ready
+    readiness: [],
+    servesOneModel: true,
+    generation: ['tgi', 'openai'],
+    stream: 'tgi',
+    sources: [
+        'huggingface/text-generation-inference@v3.3.7:backends/v3/src/lib.rs (V3Error::NotEnoughMemory)',
+        'huggingface/text-generation-inference@v3.3.7:launcher/src/main.rs (LauncherError)',
+        '__tests__/fixtures/logs/tgi-v3.3.7.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/triton.ts
+/** Triton Inference Server: its log lines (JSON-quoted since r24.05), per-model readiness and failed loads. */
+
+const triton = {
+    name: 'triton',
+    label: 'Triton',
+    log: {
+        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
+        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
+        ready: /Started HTTPService at/,
+        phases: [
+            { phase: 'initializing', start: /memory pool is created/ },
+            { phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
+            { phase: 'starting server', start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/ }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/failed to load '[^']*'/),
+            cause(/already in use/),
+            failure(/error: creating server/),
+            // LOG_TRITONSERVER_ERROR(err, "failed to start HTTP service") and the others
+            failure(/failed to start (?:GRPC|HTTP|Sagemaker|Vertex AI) service/)
+        ]
+    },
+    // its OpenAI front end's /v1/models says so
+    ownedBy: 'Triton Inference Server',
+    modelLists: ['model-status', 'openai'],
+    // GET /v2/models/{m}/ready \u2192 200 once a version is READY, 400 "Model version not ready" or 404 "... has no
+    // available versions" while loading; /v2/health/ready \u2192 200, or 400 while any model is not.
+    readiness: [
+        readinessRoute({
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            because: 'Triton loads models at run time in explicit mode, and answers before they are ready'
+        })
+    ],
+    // `POST /v2/repository/index` \u2192 [{"name","version","state":"READY"|"UNAVAILABLE"|"LOADING"\u2026,"reason"}];
+    // UNAVAILABLE with a reason is a failed load (with --exit-on-error=false, or a load asked at run time). Asked
+    // while the answer is not ready, at most once a second.
+    loadFailure: {
+        path: '/v2/repository/index',
+        method: 'POST',
+        minGapMs: 1_000,
+        because: "Triton's repository index names a model that failed to load as UNAVAILABLE, with the reason"
+    },
+    servesOneModel: false,
+    generation: [],
+    sources: [
+        'triton-inference-server/server@e1db8a60:src/main.cc (failed to start \u2026 service)',
+        'triton-inference-server/server:src/http_server.cc (model and health ready routes, HandleRepositoryIndex)',
+        'triton-inference-server/core@73aad7c3:src/model_repository_manager/ (repository index states)',
+        '__tests__/fixtures/logs/triton-v2.71.0.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/vllm.ts
+/** vLLM: what it prints while it starts (V1 engine, 0.11\u20130.16 wordings), its sleep mode and its dead engine core. */
+
+const vllm = {
+    name: 'vllm',
+    label: 'vLLM',
+    log: {
+        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
+        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
+        ready: /Application startup complete/,
+        phases: [
+            { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
+            {
+                phase: 'initializing distributed',
+                start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
+            },
+            {
+                phase: 'loading weights',
+                // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
+                start: /Starting to load model|Loading model from scratch/,
+                progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
+                unit: 'shards',
+                end: /Model loading took /,
+                took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
+            },
+            {
+                phase: 'compiling',
+                start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
+                end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
+                took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
+            },
+            { phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
+            {
+                phase: 'capturing CUDA graphs',
+                // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
+                progress: tqdm(String.raw `Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
+                unit: 'graphs',
+                end: /Graph capturing finished in /,
+                took: /Graph capturing finished in (?<took>[\d.]+) secs/
+            },
+            {
+                phase: 'starting server',
+                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
+            }
+        ],
+        fatal: [
+            ...TORCH_FATAL,
+            cause(/No available memory for the cache blocks/),
+            cause(/KV cache is needed, which is larger than the available KV cache memory/),
+            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
+            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
+            failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
+            failure(/Engine core initialization failed/)
+        ]
+    },
+    ownedBy: 'vllm',
+    modelLists: ['openai'],
+    readiness: [
+        // `/is_sleeping` \u2192 {"is_sleeping": bool} only with VLLM_SERVER_DEV_MODE=1 (404 without: such a vLLM cannot
+        // sleep); `POST /wake_up` without `tags` wakes all of it. Unchanged from v0.14.0 to v0.15.0.
+        readinessRoute({
+            path: '/is_sleeping',
+            ready: { statuses: [200, 404], notReadyWhen: { field: 'is_sleeping', value: true } },
+            wake: '/wake_up',
+            because: 'a sleeping vLLM (sleep mode) lists its model and its /health says 200'
+        }),
+        // EngineDeadError once the engine core died: 503 since PR #24897, 500 in earlier V1 builds; a flag check, cheap.
+        // A 404 (a proxy that passes only /v1, a vLLM-like server) says nothing: the model list alone decides.
+        readinessRoute({
+            path: '/health',
+            ready: { statuses: [200, 404] },
+            deadAfterReady: [500, 503],
+            because: "vLLM's /health turns 503 when its engine core dies, while /v1/models keeps listing the model"
+        })
+    ],
+    // EngineDeadError, "EngineCore encountered an issue. See stack trace (above) for the root cause.", in a 500 from
+    // every generation route
+    deadAnswer: /EngineCore encountered an issue|EngineDeadError/,
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'vllm-project/vllm:vllm/entrypoints/openai/api_server.py (the sleep routes, before serve/sleep/)',
+        'vllm-project/vllm@v0.14.0:vllm/entrypoints/serve/sleep/api_router.py (/is_sleeping, /wake_up, dev mode only)',
+        'vllm-project/vllm@v0.15.0:vllm/entrypoints/serve/__init__.py (the sleep router attached)',
+        'vllm-project/vllm@v0.15.0,v0.17.1:vllm/entrypoints/serve/instrumentator/health.py (/health; 503 since PR #24897)',
+        'vllm-project/vllm@v0.9.0:vllm/v1/engine/exceptions.py (the dead engine words)',
+        'vllm-project/vllm@4e179065:vllm/v1/worker/gpu/model_runner.py (model runner v2 load line)',
+        '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/index.ts
+
+
+
+
+
+
+
+
+
+/** In the order the `engine` input lists them. */
+const RECORDS = [vllm, sglang, tgi, ollama, llamacpp, triton, nim, localai, kserve];
+const ENGINE_RECORDS = (/* unused pure expression or super */ null && (RECORDS));
+const engines_ENGINE_NAMES = RECORDS.map((r) => r.name);
+const ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r]));
+/** Ollama before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own. */
+const LOG_DETECTION_ORDER = (/* unused pure expression or super */ null && (['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton']));
+const engines_engineInputName = (engine) => ENGINES[engine].inputName ?? engine;
+
+;// CONCATENATED MODULE: ./src/inputs/parse.ts
+/** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
+
+
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
+const MAX_DURATION_MS = (/* unused pure expression or super */ null && (7 * 24 * 3_600_000));
+const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
+/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
+const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
+function parseDuration(text) {
+    const s = text.trim();
+    let ms;
+    const parts = DURATION_PARTS.exec(s);
+    if (/^\d+(\.\d+)?$/.test(s)) {
+        ms = Number(s) * 1000;
+    }
+    else if (s !== '' && parts !== null) {
+        const [, h, m, sec, milli] = parts;
+        ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
+    }
+    else {
+        throw new ProblemError({ value: printable(text), form: DURATION_FORM });
+    }
+    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
+        throw new ProblemError({ value: printable(text), problem: 'is longer than the 168h this accepts' });
+    return Math.round(ms);
+}
+const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
+/** Parses one `Name: value` per line; blank lines are skipped. */
+function parseHeaders(text) {
+    // no prototype: a header named __proto__ is a header like any other (found by the property test)
+    const headers = Object.create(null);
+    text.split(/\r?\n/).forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        const colon = line.indexOf(':');
+        const name = colon > 0 ? line.slice(0, colon).trim() : '';
+        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
+        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+            throw new ProblemError({ problem: `line ${i + 1} is not ${HEADER_FORM}` });
+        }
+        if (hasControlChars(value))
+            throw new ProblemError({ problem: `line ${i + 1} (${name}) has a control character in its value` });
+        if (!isLatin1(value))
+            throw new ProblemError({
+                problem: `line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`
+            });
+        headers[name.toLowerCase()] = value;
+    });
+    return headers;
+}
+/**
+ * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
+ * undefined when it is neither. A date in the past means "now" (0).
+ */
+function parseRetryAfter(value, nowMs) {
+    const s = value.trim();
+    if (/^\d+$/.test(s))
+        return Number(s) * 1000;
+    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
+    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
+        return undefined;
+    const at = Date.parse(s);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
+const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
+const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
+/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
+function parseRegex(text) {
+    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
+    try {
+        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
+    }
+    catch (e) {
+        throw new ProblemError({ problem: `is not a valid JavaScript regular expression (${e.message})` }, { cause: e });
+    }
+}
+const BOOLEAN_FORM = 'true or false';
+function parseBoolean(text) {
+    if (/^(true|yes|on)$/i.test(text.trim()))
+        return true;
+    if (/^(false|no|off)$/i.test(text.trim()))
+        return false;
+    throw new ProblemError({ value: printable(text), form: BOOLEAN_FORM });
+}
+const PERCENT_FORM = 'a percentage such as 25% or 25';
+/** Parses `25%` or `25` (0 to 10000). */
+function parsePercent(text) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+    if (!m || Number(m[1]) > 10_000)
+        throw new ProblemError({ value: printable(text), form: PERCENT_FORM });
+    return Number(m[1]);
+}
+/** `text` as one of `words`, case-insensitively. */
+function oneOf(text, words) {
+    const word = text.trim().toLowerCase();
+    if (!words.includes(word))
+        throw new ProblemError({ value: printable(text), form: `one of ${words.join(', ')}` });
+    return word;
+}
+const ENGINE_FORM = (/* unused pure expression or super */ null && (`auto or one of ${ENGINE_NAMES.map(engineInputName).join(', ')}`));
+function parseEngine(text) {
+    const name = text === 'llama.cpp' ? 'llamacpp' : text;
+    if (!ENGINE_NAMES.includes(name))
+        throw new ProblemError({ value: printable(text), form: ENGINE_FORM });
+    return name;
+}
+const parse_CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
+/** A container's name or id, as the engine accepts them: nothing that could be more of a request's path. */
+function parseContainer(text) {
+    if (text === '')
+        return undefined;
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
+        throw new ProblemError({ value: printable(text), form: parse_CONTAINER_FORM });
+    return text;
+}
+const parse_PID_FORM = 'a process id (12345) or the path of a file holding one';
+function parsePid(text) {
+    if (text === '')
+        return undefined;
+    if (!/^\d+$/.test(text))
+        return { file: text };
+    const pid = Number(text);
+    // Linux caps pid_max at 2^22.
+    if (pid < 1 || pid > 4_194_304)
+        throw new ProblemError({ value: printable(text), form: parse_PID_FORM });
+    return { pid };
+}
+const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
+function parseEnvNames(text) {
+    const names = text
+        .split(/[,\n]/)
+        .map((n) => n.trim())
+        .filter((n) => n !== '');
+    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
+    if (bad !== undefined)
+        throw new ProblemError({ value: printable(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
+    return names;
+}
+const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
+/** A fleet larger than this is more likely a mistake than a deployment. */
+const MAX_URLS = 1000;
+/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
+function parseUrls(text) {
+    const lines = text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    if (lines.length > MAX_URLS)
+        throw new ProblemError({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
+    if (lines.length <= 1)
+        return [parseUrl(lines[0] ?? '')];
+    return lines.map((line, i) => {
+        try {
+            return parseUrl(line);
+        }
+        catch (e) {
+            if (!(e instanceof ProblemError))
+                throw e;
+            throw new ProblemError({ ...e.problem, line: i + 1 }, { cause: e });
+        }
+    });
+}
+function parseUrl(text) {
+    const s = text.trim();
+    if (s === '')
+        throw new ProblemError({ problem: 'is required', form: URL_FORM });
+    // Messages show the text without any user:password@ part, even when it is not a valid URL.
+    const shown = printable(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
+    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
+    if (hasControlChars(s) || s.includes('\t'))
+        throw new ProblemError({ value: shown, problem: 'contains a control character', form: URL_FORM });
+    let url;
+    try {
+        url = new URL(s);
+    }
+    catch {
+        throw new ProblemError({ value: shown, form: URL_FORM });
+    }
+    // Checked first so that a password never reaches a message.
+    if (url.username || url.password) {
+        throw new ProblemError({
+            problem: 'must not carry credentials (user:password@); pass them with "api-key" or "headers"'
+        });
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new ProblemError({ value: shown, form: URL_FORM });
+    return url;
+}
+
+;// CONCATENATED MODULE: ./src/server/process.ts
+/** The model server as a process: launched by `start` or found by `pid`, watched until it exits, left running. */
+
+
+
+
+
+
+
+
+
+const randomPart = () => process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
+/**
+ * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory, created now and
+ * exclusively, so that no other run's log is ever truncated and no link planted at a name we would use is followed.
+ */
+function newLogFile(env, pid = process.pid) {
+    const dir = env.RUNNER_TEMP || tmpdir();
+    for (let n = 1;; n++) {
+        // a random part: a name another user of a shared folder can guess is one they can plant a link at
+        const path = join(dir, `model-server-${pid}-${randomPart()}.log`);
+        try {
+            if (n === 1)
+                mkdirSync(dir, { recursive: true });
+            closeSync(createOwn(path));
+            return path;
+        }
+        catch (e) {
+            const code = e.code;
+            if (code === 'EEXIST' && n < 10)
+                continue;
+            throw new InputError('log-file', {
+                problem: `none given, and no new log can be created in "${printable(dir)}" (${code ?? e.message})`
+            });
+        }
+    }
+}
+/** The step's environment, without the action's own `INPUT_*` variables (its api-key) and the runner's internals. */
+function serverEnv(env) {
+    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined && !isInputVariable(e[0]) && !isRunnerInternal(e[0])));
+}
+/** A run marker for the server's environment: 128 random bits, so that no other process carries it by chance. */
+const newRunMarker = () => process.getBuiltinModule('node:crypto').randomBytes(16).toString('hex');
+const FOREGROUND_HINT = '"start" must run the server in the foreground, without & or nohup: the action puts it in the background';
+/** Like a `run:` step: bash, which also execs a lone command so that the pid is the server's own. */
+const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/bin/bash' : '/bin/sh';
+/**
+ * Opens the log a server's output is appended to (never truncated: it may be a log the user keeps, or another
+ * run's), before anything starts, so that a bad one runs nothing.
+ */
+function openServerLog(path) {
+    try {
+        mkdirSync(dirname(path), { recursive: true });
+        // never through a symbolic link (nor into a FIFO): the server's output would go wherever it points
+        const fd = openOwn(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+        return { fd, offset: fstatSync(fd).size };
+    }
+    catch (e) {
+        throw new InputError('log-file', {
+            value: printable(path),
+            problem: `cannot be written (${e.code ?? e.message})`
+        });
+    }
+}
+/**
+ * Runs `command` with the shell, detached in its own process group (pid = group id) so that it outlives the step
+ * and a signal to the action does not reach it; its output is appended to `logFile`.
+ */
+function startServer(command, logFile, env, clock) {
+    const { fd, offset: logOffset } = openServerLog(logFile);
+    try {
+        // node:child_process (with node:dgram) only for `start`
+        const child = process
+            .getBuiltinModule('node:child_process')
+            .spawn(SHELL, ['-c', command], { detached: true, stdio: ['ignore', fd, fd], env });
+        const startedAt = clock.now();
+        const exited = new Promise((resolve) => {
+            child.once('error', (e) => resolve(`could not be started (${e.message})`));
+            child.once('exit', (code, signal) => resolve(signal
+                ? `was killed by ${signal}`
+                : code === 0
+                    ? `exited with code 0 (${FOREGROUND_HINT})`
+                    : `exited with code ${code}`));
+        });
+        child.unref();
+        const pid = child.pid;
+        if (pid === undefined)
+            throw new Error(`could not start ${SHELL} for "start"`);
+        return {
+            pid,
+            startedAt,
+            // read at once: the fork has happened, and an exec (bash running a lone command) keeps the pid and the time
+            startTicks: procStat(pid)?.startTicks,
+            exited,
+            // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
+            environ: () => procEnviron(pid) ?? env,
+            release: () => child.removeAllListeners(),
+            logOffset
+        };
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+/** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
+function attachServer(pid, clock, pollMs = 250) {
+    const first = procStat(pid);
+    const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
+    let timer;
+    const exited = new Promise((resolve) => {
+        const check = () => {
+            const why = process_gone(pid, first?.startTicks);
+            if (why === undefined)
+                return;
+            clearInterval(timer);
+            resolve(why);
+        };
+        timer = setInterval(check, pollMs);
+        check();
+    });
+    return {
+        pid,
+        startedAt: ageMs === undefined ? undefined : clock.now() - ageMs,
+        startTicks: first?.startTicks,
+        exited,
+        environ: () => procEnviron(pid),
+        release: () => clearInterval(timer)
+    };
+}
+/** Reads `pid` when it names a file. */
+function resolvePid(spec) {
+    if ('pid' in spec)
+        return spec.pid;
+    let text;
+    try {
+        text = readFileSync(spec.file, 'utf8').trim();
+    }
+    catch (e) {
+        throw new InputError('pid', {
+            problem: `could not read "${printable(spec.file)}" (${e.code ?? e.message})`,
+            form: PID_FORM
+        });
+    }
+    if (!/^\d+$/.test(text) || Number(text) < 1)
+        throw new InputError('pid', {
+            value: printable(spec.file),
+            problem: `holds "${printable(text)}", not a process id`
+        });
+    return Number(text);
+}
+/** Why the process is no longer running, or undefined while it runs. */
+function process_gone(pid, startTicks) {
+    const stat = procStat(pid);
+    if (stat !== undefined) {
+        if (stat.state === 'Z')
+            return 'has exited (a zombie awaiting its parent)';
+        // the same id on a process that started at another time: ours is gone and the id was reused
+        if (startTicks !== undefined && stat.startTicks !== startTicks)
+            return 'has exited (its process id now belongs to another process)';
+        return undefined;
+    }
+    try {
+        process.kill(pid, 0);
+        return undefined;
+    }
+    catch (e) {
+        return e.code === 'EPERM' ? undefined : 'is not running';
+    }
+}
+/** USER_HZ, the unit of /proc start times: 100 on every Linux architecture GitHub runners use. */
+const TICKS_PER_SECOND = 100;
+function processAgeMs(startTicks) {
+    try {
+        const uptimeS = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+        return Math.max(0, uptimeS * 1000 - (startTicks * 1000) / TICKS_PER_SECOND);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** When `pid` started, on the wall clock (ms since the epoch, to /proc's 10 ms); undefined when it is not running. */
+function process_processStartedAt(pid) {
+    const stat = procStat(pid);
+    const ageMs = stat === undefined ? undefined : processAgeMs(stat.startTicks);
+    return ageMs === undefined ? undefined : Date.now() - ageMs;
+}
+/**
+ * What the runner gives the action's own process and no `run:` step (its `NodeScriptActionHandler`): the Actions
+ * runtime's token (the job's cache and artifact credential), the cache and results services, the OIDC token request.
+ * A detached server outlives the step and may run code the job did not write: it gets the environment of a `run:`
+ * step, not the action's (the list is docs/server.md's).
+ */
+const RUNNER_PREFIXES = (/* unused pure expression or super */ null && (['ACTIONS_RUNTIME_', 'ACTIONS_ID_TOKEN_', 'ACTIONS_CACHE_', 'ACTIONS_RESULTS_']));
+/** This step's own file commands: a server writing to them would forge what the action tells the runner. */
+const STEP_FILES = (/* unused pure expression or super */ null && (['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY']));
+const isRunnerInternal = (name) => RUNNER_PREFIXES.some((p) => name.startsWith(p)) || STEP_FILES.includes(name);
+
+;// CONCATENATED MODULE: ./src/wait/servers/who-answered.ts
+/**
+ * Readiness from the watched server only: a ready answer counts when one of its processes holds the listening socket
+ * of the origin that finally answered (after any redirects).
+ */
+
+/** The results, each ready one answered by someone other than `watched` made `wrong-server` (once per origin pair). */
+function onlyWatchedAnswers(results, watched, deps) {
+    const verdicts = new Map();
+    return results.map((r) => {
+        if (!r.ready)
+            return r;
+        const answered = who_answered_answeredUrl(r);
+        const key = `${r.url.origin} ${answered.origin}`;
+        if (!verdicts.has(key))
+            verdicts.set(key, foreignAnswer(r.url, answered, watched, deps));
+        const halt = verdicts.get(key);
+        return halt === undefined ? r : { ...r, ready: false, reason: 'wrong-server', halt };
+    });
+}
+/** The URL whose answer made `r` ready: the last one a redirect led to, else the endpoint's own. */
+function who_answered_answeredUrl(r) {
+    const to = r.last?.answeredBy;
+    if (to === undefined)
+        return r.url;
+    try {
+        return new URL(to);
+    }
+    catch {
+        return r.url;
+    }
+}
+/**
+ * The halt when the answer at `answered` came from another process (its port's socket inode held by others only)
+ * or, from a local endpoint, another machine. Unknown, unseen holders and a docker-proxy are not held against it.
+ */
+function foreignAnswer(url, answered, watched, deps) {
+    const redirect = answered.origin === url.origin ? undefined : { from: url, to: answered };
+    const port = localPort(answered);
+    if (port === undefined) {
+        if (redirect === undefined || localPort(url) === undefined)
+            return undefined;
+        return { reason: 'wrong-server', detail: watched.elsewhere(redirect) };
+    }
+    const owner = portOwner(port);
+    if (owner.kind !== 'listening')
+        return undefined;
+    const family = watched.family();
+    if (owner.listeners.some((l) => l.holders.some((h) => family.has(h.pid))))
+        return undefined;
+    const o = { kind: 'foreign', port, listeners: owner.listeners };
+    const holders = o.listeners.flatMap((l) => l.holders);
+    if (holders.length === 0)
+        return undefined;
+    if (holders.every((h) => isDockerProxy(h.command))) {
+        deps.debug?.(watched.proxy(o));
+        return undefined;
+    }
+    return { reason: 'wrong-server', detail: watched.foreign(o, redirect) };
+}
+
+;// CONCATENATED MODULE: ./src/wait/servers/leftover.ts
+/**
+ * With the URL alone: a ready answer on a local port counts unless a server an earlier job left running gave it.
+ * GitHub's runner sets RUNNER_TRACKING_ID (a fresh `github_<guid>` per job) in the environment of every process of
+ * a job; a listener carrying another job's id that started before this step is that earlier job's.
+ */
+
+
+
+
+
+const TRACKING_ID = 'RUNNER_TRACKING_ID';
+/**
+ * Who started the listener, from its holders: one with this job's tracking id, or none carrying any, is fine; one
+ * with another job's id that started before `stepStartedAt` is a leftover.
+ */
+function listenerOrigin(holders, ownId, stepStartedAt) {
+    if (holders.length === 0)
+        return { kind: 'unknown', why: "its process is another user's" };
+    if (holders.some((h) => h.environ?.[TRACKING_ID] === ownId))
+        return { kind: 'fine' };
+    const unreadable = holders.find((h) => h.environ === undefined);
+    const others = holders.filter((h) => (h.environ?.[TRACKING_ID] ?? '') !== '');
+    for (const h of others) {
+        if (h.startedAt !== undefined && stepStartedAt !== undefined && h.startedAt < stepStartedAt)
+            return { kind: 'leftover', holder: h };
+    }
+    if (unreadable !== undefined)
+        return { kind: 'unknown', why: `the environment of process ${unreadable.pid} cannot be read` };
+    if (others.length > 0) {
+        const h = others[0];
+        return h.startedAt === undefined || stepStartedAt === undefined
+            ? { kind: 'unknown', why: `the start time of process ${h.pid} cannot be read` }
+            : { kind: 'unknown', why: `process ${h.pid} belongs to another job running beside this one` };
+    }
+    return { kind: 'fine' };
+}
+/** The results, each ready one whose local port a leftover server holds made `leftover-server` (once per port). */
+function leftover_noLeftoverAnswers(results, deps) {
+    if (!results.some((r) => r.ready))
+        return results;
+    const ownId = deps.env[TRACKING_ID] ?? '';
+    if (ownId === '') {
+        // off a runner nothing marks a job's processes; on one, the job turned its process clean-up off
+        const line = `No ${TRACKING_ID} in this step's environment: which job started the server cannot be told`;
+        if (deps.env.GITHUB_ACTIONS === 'true')
+            deps.notice(line, 'server-origin');
+        else
+            deps.debug?.(line);
+        return results;
+    }
+    const stepStartedAt = stepStart(ownId);
+    const verdicts = new Map();
+    return results.map((r) => {
+        if (!r.ready)
+            return r;
+        const port = localPort(answeredUrl(r));
+        if (port === undefined)
+            return r;
+        if (!verdicts.has(port))
+            verdicts.set(port, leftoverAnswer(port, ownId, stepStartedAt, deps));
+        const halt = verdicts.get(port);
+        return halt === undefined ? r : { ...r, ready: false, reason: 'leftover-server', halt };
+    });
+}
+function leftoverAnswer(port, ownId, stepStartedAt, deps) {
+    const owner = portOwner(port);
+    if (owner.kind === 'free')
+        return undefined;
+    const holders = owner.kind === 'unknown'
+        ? []
+        : owner.listeners.flatMap((l) => l.holders.map((h) => ({ ...h, environ: procEnviron(h.pid), startedAt: processStartedAt(h.pid) })));
+    const origin = owner.kind === 'unknown' ? { kind: 'unknown', why: 'no /proc' } : listenerOrigin(holders, ownId, stepStartedAt);
+    if (origin.kind === 'unknown')
+        deps.notice(serverOriginUnknownText(port, origin.why), 'server-origin');
+    if (origin.kind !== 'leftover')
+        return undefined;
+    return { reason: 'leftover-server', detail: leftoverServerText(port, origin.holder) };
+}
+/**
+ * When this step began: the start of the outermost of its processes carrying this job's id (the runner's worker
+ * sets it in its own environment after it started, so /proc shows it on the step's processes, not on the worker).
+ */
+function stepStart(ownId) {
+    let first = process.pid;
+    for (let pid = procStat(process.pid)?.ppid, hops = 0; pid !== undefined && pid > 1 && hops < 16; hops++) {
+        if (procEnviron(pid)?.[TRACKING_ID] !== ownId)
+            break;
+        first = pid;
+        pid = procStat(pid)?.ppid;
+    }
+    return processStartedAt(first);
+}
+
 ;// CONCATENATED MODULE: ./src/wait/servers/kind.ts
 
-/** No server at all (a URL and a model): nothing to check before, launch, follow, read or release. */
-const nothing = {
-    followLog: () => undefined,
-    beforeWait: () => undefined,
-    whoAnswered: (results) => results,
-    afterWait: async () => undefined,
-    release: () => undefined
-};
-const noServer = {
+
+/**
+ * No server at all (a URL and a model): nothing to check before, launch, follow, read or release; with `port-check`,
+ * a ready answer on a local port from a server an earlier job left running is `leftover-server`.
+ */
+const noServer = (settings, deps) => ({
     preflight: async () => undefined,
-    launch: () => nothing,
+    launch: () => ({
+        followLog: () => undefined,
+        beforeWait: () => undefined,
+        whoAnswered: (results) => (settings.portCheck ? noLeftoverAnswers(results, deps) : results),
+        afterWait: async () => undefined,
+        release: () => undefined
+    }),
     abandon: () => undefined
-};
+});
 /** A saved entry, to the stop of its kind. */
 function savedServer(state) {
     // a process `start` launched or `pid` gave: signalled by its pid, only while it is still the process recorded then
@@ -18507,8 +19568,6 @@ function cancelOnSignals() {
     return { cancel, release: () => CANCEL_SIGNALS.forEach((signal) => process.off(signal, onSignal)) };
 }
 
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/utils.js
@@ -18802,7 +19861,7 @@ async function tell(end, env, cancelledBy, member) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2541);
+/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2575);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2206);
 
 
