@@ -34,8 +34,29 @@ const alive = (pid: number): boolean => {
 }
 
 /** Eight ports, and a `start` line for each: `simulate` on that port, pinned to GPU i, with its own arguments. */
+/**
+ * A free port below the kernel's ephemeral range: a simulated vLLM binds its port only once loaded, and until then
+ * another suite's server, given a port by the kernel, could take it and answer there (`wrong-server`).
+ */
+async function quietPort(taken: Set<number>): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    if (taken.has(port)) continue
+    const free = await freePort('127.0.0.1', port).then(
+      () => true,
+      () => false
+    )
+    if (free) {
+      taken.add(port)
+      return port
+    }
+  }
+}
+
 async function fleet(args: (i: number) => string, n = 8) {
-  const ports = await Promise.all(Array.from({ length: n }, () => freePort()))
+  const taken = new Set<number>()
+  const ports: number[] = []
+  for (let i = 0; i < n; i++) ports.push(await quietPort(taken))
   return {
     ports,
     url: ports.map((p) => `http://127.0.0.1:${p}/v1/models`).join('\n'),
