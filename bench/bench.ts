@@ -3,7 +3,8 @@
  * simulated startups, on this machine, with no network. Prints Markdown tables (copied into BENCHMARKS.md).
  *
  *   npm run bench -- [--runs 10] [--startup-runs 40] [--idle-seconds 120]
- *                    [--only lag,startup,idle,fleet,bounds,smoke,llamacpp]
+ *                    [--only lag,startup,idle,fleet,bounds,smoke,llamacpp,long]
+ *                    [--long-runs 5] [--long-loads 2,30,300]
  *                    [--fleet 200] [--bare-env] [--node PATH] [--smoke-runs 5]
  *                    [--llamacpp-args "-ngl 99"] [--llamacpp-model FILE] [--skip-tools "shell loop,wait-on"]
  *
@@ -11,6 +12,10 @@
  * built it; not in the default set (it needs the build). `--llamacpp-args "-ngl 99"` adds arguments to the
  * server's (a CUDA build), `--llamacpp-model FILE` loads that model instead of writing a ~1 GiB one
  * (`scripts/tiny-gguf.py FILE --size gpu` for a GPU).
+ *
+ * `long`: the action with the URL alone against loads of 2 s, 30 s and 5 minutes in each shape a server can have
+ * while it loads (refused, 503, its model listed while its readiness route says no, SGLang's warm-up), every run of
+ * every shape of one load length at once (about 6 minutes in all).
  *
  * `--skip-tools` leaves out the tools whose names contain one of these words (the lag rows of the shell loops,
  * which sleep 15 s, set each run's length; leaving them out re-measures the action's rows in a third of the time).
@@ -47,7 +52,9 @@ const STARTUP_RUNS = Number(arg('startup-runs', '40'))
 /** The start-up row's target: spawn to the action's first request at most this many times the undici floor's. */
 const STARTUP_TARGET = 1.3
 const IDLE_S = Number(arg('idle-seconds', '120'))
-const ONLY = arg('only', 'startup,lag,idle,fleet,bounds').split(',')
+const ONLY = arg('only', 'startup,lag,idle,fleet,bounds,long').split(',')
+const LONG_RUNS = Number(arg('long-runs', '5'))
+const LONG_LOADS_S = arg('long-loads', '2,30,300').split(',').map(Number)
 const FLEET = Number(arg('fleet', '200'))
 const SMOKE_RUNS = Number(arg('smoke-runs', '5'))
 const NODE = arg('node', process.execPath)
@@ -262,6 +269,67 @@ async function lagScenario(shape: Shape): Promise<void> {
   })
 }
 
+/** How a server behaves while it loads, for the long-load rows: which engine, and when its port opens. */
+const LOAD_SHAPES: Array<{ title: string; engine: EngineName; opensAfterMs?: (loadMs: number) => number }> = [
+  { title: 'refused until ready (vLLM)', engine: 'vllm' },
+  { title: '503 `Loading model` (a generic OpenAI server)', engine: 'openai', opensAfterMs: () => 300 },
+  { title: 'listed with `meta: null`, `/health` 503 (llama.cpp)', engine: 'llamacpp' },
+  { title: 'listed, `/health` 503 through the warm-up (SGLang)', engine: 'sglang', opensAfterMs: () => 300 }
+]
+
+/**
+ * Long loads: the action with the URL alone (no log, no history) against each shape loading for 2 s, 30 s and
+ * 5 minutes. The lag must not grow with the load: readiness is seen within the cheap probes' gap whatever its length.
+ */
+async function longLoads(): Promise<void> {
+  const rows: string[] = []
+  for (const loadS of LONG_LOADS_S) {
+    const loadMs = loadS * 1000
+    const results = LOAD_SHAPES.map(() => ({ lags: [] as number[], requests: [] as number[] }))
+    process.stderr.write(`  long loads: ${LOAD_SHAPES.length * LONG_RUNS} servers loading for ${loadS} s at once\n`)
+    await Promise.all(
+      LOAD_SHAPES.flatMap((shape, i) =>
+        Array.from({ length: LONG_RUNS }, async (_, run) => {
+          // spread the ready moments, so that the measured work rarely coincides on a small machine
+          const jitterMs = (run / LONG_RUNS) * 1_000
+          const server = await simulate({
+            engine: shape.engine,
+            model: MODEL,
+            loadMs: loadMs + jitterMs,
+            opensAfterMs: shape.opensAfterMs?.(loadMs)
+          })
+          const child = spawn(NODE, [action], {
+            env: {
+              ...BASE_ENV,
+              INPUT_URL: `${server.baseUrl}/v1/models`,
+              INPUT_MODEL: MODEL,
+              INPUT_TIMEOUT: `${loadS * 2 + 60}s`
+            },
+            stdio: 'ignore'
+          })
+          const exitAt = await exited(child)
+          results[i].lags.push(Date.now() - (performance.now() - exitAt) - server.readyAt)
+          results[i].requests.push(server.requests)
+          await server.close()
+        })
+      )
+    )
+    LOAD_SHAPES.forEach((shape, i) => {
+      const r = results[i]
+      rows.push(
+        `| ${shape.title} | ${fmtMs(loadMs)} | ${fmtMs(median(r.lags))} | ${fmtMs(Math.max(...r.lags))} | ${median(r.requests)} |`
+      )
+    })
+  }
+  console.log(
+    `\n### Detection lag by length of load: the URL alone (${LONG_RUNS} runs a row, all of one length at once)\n`
+  )
+  console.log("Target: within 300 ms median and 600 ms worst, whatever the load's length and shape.\n")
+  console.log('| shape | load | median lag | worst lag | HTTP requests to the server (median) |')
+  console.log('|---|---:|---:|---:|---:|')
+  for (const row of rows) console.log(row)
+}
+
 /** Start-up: from spawn to the first request a ready server sees, against an empty `node -e ''`. */
 async function startup(): Promise<void> {
   let firstRequestAt = 0
@@ -456,6 +524,7 @@ console.log(
 if (ONLY.includes('startup')) await startup()
 if (ONLY.includes('lag')) for (const shape of SHAPES) await lagScenario(shape)
 if (ONLY.includes('idle')) await idle()
+if (ONLY.includes('long')) await longLoads()
 if (ONLY.includes('fleet')) await fleet()
 if (ONLY.includes('bounds')) await boundsBench({ action, node: NODE, env: BASE_ENV, runs: Math.min(RUNS, 5) })
 if (ONLY.includes('smoke')) await smokeAccuracy()

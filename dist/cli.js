@@ -16589,6 +16589,7 @@ const statusAccepted = (set, status) => set.some(([lo, hi]) => status >= lo && s
 const FIXED = {
     status: [[200, 299]],
     requestTimeoutMs: 10_000,
+    probeGapMs: 250,
     wrongModelAfterMs: 30_000,
     progressIntervalMs: 30_000,
     logLines: 50,
@@ -17198,7 +17199,7 @@ const sglang = {
     modelLists: ['openai'],
     // /health answers 503 while ServerStatus is Starting (the warm-up) since PR #8444; older SGLang says 200 at once.
     // Past Starting it runs a one-token generation (about a second of engine time): never two at once, at most once a
-    // second. Without an answer in SGLANG_HEALTH_CHECK_TIMEOUT it says 503, then 200 again (so no deadAfterReady);
+    // second after one that took long; the quick 503 of the warm-up is asked at the cheap pace. Without an answer in SGLANG_HEALTH_CHECK_TIMEOUT it says 503, then 200 again (so no deadAfterReady);
     // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false makes it a plain 200.
     readiness: [
         readinessRoute({
@@ -18600,7 +18601,7 @@ const gateLines = {
 const fleetRefusedText = (by, reason) => `nothing was started: the server of ${by.href} was refused (${reason}), and a fleet starts whole or not at all`;
 /** Why an endpoint of a fleet of servers stopped waiting: another endpoint's own wait failed outright. */
 const fleetFailedText = (by, error) => `the wait for ${by.href} failed (${error}), and the fleet's other waits end with it`;
-/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often (`intervalMs`: the cheap probes' gap). */
 function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
     const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
     const then = smoke === undefined
@@ -18711,7 +18712,8 @@ var external_node_net_ = __nccwpck_require__(7030);
 
 
 const MIN_ROUND_MS = 100;
-const MAX_ROUND_MS = 400;
+/** A closed port is looked at no less often than the probes of a cheap route go out (`probeGapMs` of the settings). */
+const MAX_ROUND_MS = 250;
 /** The share of one core the poller may spend: for a fleet read through /proc, this sets the pace. */
 const CPU_BUDGET = 0.015;
 /** Rounds space out with the time a port has been closed: the lag stays a small share of the wait. */
@@ -19198,23 +19200,6 @@ class StartupProfile {
         const against = this.opts.usual &&
             eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual);
         return { phase, phaseLeftMs: left, eta: against };
-    }
-    /** For the probe schedule: when the ready line was read, else by the phase under way and what earlier runs took. */
-    readyAt(now) {
-        if (this.readyLineAt !== undefined)
-            return this.readyLineAt;
-        const usual = this.opts.usual;
-        const phase = this.tracker.current(now);
-        if (usual === undefined || phase === undefined || !usual.order.includes(phase.name))
-            return undefined;
-        const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now);
-        const ms = readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs: 0 }, usual);
-        if (ms === undefined)
-            return undefined;
-        if (ms > 0)
-            return now + ms;
-        // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
-        return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000);
     }
     /** When the ready line was written: its stamp mapped by the earliest read, else when read. */
     readyLineTime() {
@@ -21203,11 +21188,43 @@ function saysReady(ready, status, json) {
     return json[not.field] !== not.value;
 }
 
+;// CONCATENATED MODULE: ./src/wait/schedule.ts
+/**
+ * When the next HTTP probe goes out while the server is not ready. Pure, for a fake clock. Refused connections on a
+ * local port are not its concern: the port watch stands in for probes then.
+ */
+/** A costly request is repeated after this many times its own length at least: the server's work on it stays a share. */
+const COST_FACTOR = 4;
+/** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
+const MIN_GAP_MS = 50;
+/** The gap after a request that took `costMs`: cheap ones at `probeGapMs`, costly ones by their cost, up to `intervalMs`. */
+function gapAfter(costMs, intervalMs, probeGapMs) {
+    const cheap = Math.min(probeGapMs, intervalMs);
+    return Math.min(intervalMs, Math.max(cheap, costMs * COST_FACTOR));
+}
+/** The moment the next probe goes out (never past the deadline). */
+function nextProbeAt(s) {
+    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
+    const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
+    const pace = s.sentAt + gapAfter(s.costMs, s.intervalMs, s.probeGapMs);
+    return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
+}
+/**
+ * The least gap before a probe brought forward by new log lines: the last burst of an engine's start is its ready
+ * line, whatever its words; a progress bar redrawn all through a load costs at most five requests a second.
+ */
+const LOG_BURST_GAP_MS = 200;
+/** The next probe, brought forward by new log lines read at `now` (never later than it was, never past it). */
+function probeOnLogLines(sentAt, now, nextAt) {
+    return Math.min(nextAt, Math.max(now, sentAt + LOG_BURST_GAP_MS));
+}
+
 ;// CONCATENATED MODULE: ./src/wait/engine-readiness.ts
 /**
  * An engine's own word on readiness once the model is listed: its readiness routes, paced per server (SGLang's
  * /health: one at a time, once a second at most); `load` waking a sleeping engine; a failed load, a dead core.
  */
+
 
 
 
@@ -21219,15 +21236,20 @@ function engineReadiness(o) {
     /** Routes that have said ready in this wait: a dead-after-ready status counts only after one. */
     const saidReady = new Set();
     let woke = false;
-    /** Sends one request, waiting out the route's gap and any request to it in flight (bounded by `timeoutMs`). */
-    const paced = async (url, method, gapMs, oneAtATime, timeoutMs, signal) => {
+    /**
+     * Sends one request, waiting out the route's gap and any request to it in flight (bounded by `timeoutMs`). The gap
+     * follows what the last answer cost: a quick "not yet" (SGLang's warm-up 503) did no work, so the route is asked
+     * again at the cheap pace; one that generated waits up to `maxGapMs`.
+     */
+    const paced = async (url, method, maxGapMs, oneAtATime, timeoutMs, signal) => {
         const deadline = o.clock.now() + timeoutMs;
         const key = `${method} ${url.href}`;
+        const gap = (p) => gapAfter(p?.tookMs ?? maxGapMs, maxGapMs, o.probeGapMs);
         for (;;) {
             const p = pace.get(key);
             if (p?.inFlight !== undefined && oneAtATime)
                 await p.inFlight.catch(() => undefined);
-            const waitMs = p === undefined ? 0 : p.lastSentAt + gapMs - o.clock.now();
+            const waitMs = p === undefined ? 0 : p.lastSentAt + gap(p) - o.clock.now();
             if (waitMs > 0)
                 await o.clock.sleep(Math.min(waitMs, Math.max(0, deadline - o.clock.now())), signal);
             if (signal?.aborted)
@@ -21235,19 +21257,23 @@ function engineReadiness(o) {
             // another endpoint may have taken the turn meanwhile; past the deadline, the turn is not taken early
             const now = pace.get(key);
             const turnTaken = oneAtATime && now?.inFlight !== undefined;
-            const tooSoon = now !== undefined && now.lastSentAt + gapMs > o.clock.now();
+            const tooSoon = now !== undefined && now.lastSentAt + gap(now) > o.clock.now();
             if (!turnTaken && !tooSoon)
                 break;
             if (o.clock.now() >= deadline)
                 return { kind: 'error', code: 'TIMEOUT', message: `no answer within ${formatDuration(timeoutMs)}` };
         }
         const sent = client.send({ url, method, headers: o.headers }, Math.max(1, deadline - o.clock.now()), signal);
-        const entry = { lastSentAt: o.clock.now(), inFlight: sent };
+        const entry = {
+            lastSentAt: o.clock.now(),
+            inFlight: sent
+        };
         pace.set(key, entry);
         try {
             return await sent;
         }
         finally {
+            entry.tookMs = o.clock.now() - entry.lastSentAt;
             if (entry.inFlight === sent)
                 entry.inFlight = undefined;
         }
@@ -21350,62 +21376,6 @@ function loadRequest(url, answer, model) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/wait/schedule.ts
-/**
- * When the next HTTP probe goes out while the server answers but is not ready. Pure, for a fake clock. Refused
- * connections are not its concern: the port watch stands in for probes then.
- */
-/** The gap near the expected ready moment: a probe costs the server a few microseconds, a late ready a job's time. */
-const DENSE_MS = 200;
-/** Dense probes begin a share of the expected load before it (it varies by that much), at least half a second. */
-const LEAD_MIN_MS = 500;
-const LEAD_SHARE = 0.2;
-/** Without an expected moment the gap is a quarter of the load so far: the lag stays a share of it. */
-const BACKOFF_SHARE = 0.25;
-/** The shortest gap whatever the state: a server that answers at once must not turn the loop into a busy one. */
-const MIN_GAP_MS = 50;
-/** The moment the next probe goes out (never past the deadline). */
-function nextProbeAt(s) {
-    const asked = s.retryAfterMs === undefined ? 0 : Math.min(s.retryAfterMs, s.intervalMs * 4);
-    const pace = s.sentAt + adaptiveGap(s);
-    // A 429 or 503 may ask for a longer pause: granted up to 4 intervals.
-    return Math.min(Math.max(pace, s.now + asked, s.sentAt + MIN_GAP_MS), s.deadline);
-}
-function adaptiveGap(s) {
-    const since = s.answeringSince;
-    if (since === undefined)
-        return s.intervalMs; // not loading: a list without the model, a 404
-    // A followed log changes nothing here for the worse: its ready line wakes the loop at once, new lines wake it
-    // soon (see `probeOnLogLines`), and what its phases tell may bring probes forward, never put them off: a ready
-    // line not (yet) recognised must not leave the server less probed than without a log (a line whose wording had
-    // changed once went unseen for 5 s, `interval`, and the startup time recorded with it).
-    const plain = gapBy(s, since, s.usualAnsweringMs === undefined ? undefined : since + s.usualAnsweringMs);
-    return s.readyAt === undefined ? plain : Math.min(plain, gapBy(s, since, s.readyAt));
-}
-/** The gap when the server is expected ready at `readyAt` (undefined: unknown). */
-function gapBy(s, answeringSince, readyAt) {
-    const clamp = (ms) => Math.min(s.intervalMs, Math.max(DENSE_MS, ms));
-    const loadedMs = Math.max(0, s.sentAt - answeringSince);
-    if (readyAt === undefined)
-        return clamp(loadedMs * BACKOFF_SHARE);
-    const lead = Math.max(LEAD_MIN_MS, (readyAt - answeringSince) * LEAD_SHARE);
-    const denseFrom = readyAt - lead;
-    // Far from it: sparse, but the probe that opens the dense window lands on its start.
-    if (s.sentAt < denseFrom)
-        return Math.min(s.intervalMs, Math.max(DENSE_MS, denseFrom - s.sentAt));
-    // Near it, and past it: dense, then backing off with the overrun (the estimate was wrong, by how much is unknown).
-    return clamp(DENSE_MS + Math.max(0, s.sentAt - readyAt) * BACKOFF_SHARE);
-}
-/**
- * The least gap before a probe brought forward by new log lines: the last burst of an engine's start is its ready
- * line, whatever its words; a progress bar redrawn all through a load costs at most five requests a second.
- */
-const LOG_BURST_GAP_MS = 200;
-/** The next probe, brought forward by new log lines read at `now` (never later than it was, never past it). */
-function probeOnLogLines(sentAt, now, nextAt) {
-    return Math.min(nextAt, Math.max(now, sentAt + LOG_BURST_GAP_MS));
-}
-
 ;// CONCATENATED MODULE: ./src/wait/cannot-change.ts
 /** States waiting cannot change (`wrong-model`, `engine-dead`): each turns the answer that settles it fatal. */
 
@@ -21486,8 +21456,6 @@ async function waitForModel(opts, deps) {
     let quietSince = start;
     let engineReadiness;
     let listedMs;
-    /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
-    let answeringSince;
     let readySeenAt;
     let notReadySentAt;
     // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
@@ -21549,9 +21517,13 @@ async function waitForModel(opts, deps) {
         }
         const failedBefore = generationFailed;
         generationFailed = false;
+        /** How long this round's costly request took: the next probe waits by it (see `gapAfter`). */
+        let costMs = 0;
         if (assessment.state === 'ready' && deps.generate) {
             const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
+            const generationSentAt = clock.now();
             const check = await deps.generate(assessment.modelId, generationBudgetMs, signal);
+            costMs = clock.now() - generationSentAt;
             if ((halt = halted()))
                 return finish(halt.reason, halt);
             // Likewise a generation request cut short by the deadline: the failure before it explains more.
@@ -21603,9 +21575,9 @@ async function waitForModel(opts, deps) {
             return finish(generationFailed ? 'generation-failed' : 'timeout');
         const { refused } = probed;
         const portWatch = deps.portWatch;
-        if (refused && portWatch) {
+        if (refused && portWatch?.local) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
-            const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs;
+            const spacing = Math.max(opts.intervalMs, opts.progressIntervalMs);
             const untilMs = Math.min(sentAt + spacing, deadline) - clock.now();
             await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal);
             // a port that shows as open yet refuses must not turn the loop into a busy one
@@ -21614,17 +21586,7 @@ async function waitForModel(opts, deps) {
                 await clock.sleep(earliest - clock.now(), signal);
         }
         else {
-            answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined;
-            const next = nextProbeAt({
-                intervalMs: opts.intervalMs,
-                sentAt,
-                now,
-                answeringSince,
-                readyAt: deps.readyAt?.(now),
-                usualAnsweringMs: deps.usualAnsweringMs,
-                retryAfterMs: probed.retryAfterMs,
-                deadline
-            });
+            const next = nextProbeAt({ ...opts, sentAt, now, costMs, retryAfterMs: probed.retryAfterMs, deadline });
             const woke = await sleepUntilWoken(clock, next - clock.now(), [readyLine(), deps.logLines], signal);
             // New lines in the log: the server is moving on, perhaps to ready in words we do not know. A probe soon;
             // at once when the same lines held the ready line (both wakers fire, and this one may win the race).
@@ -21751,6 +21713,7 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
         tls,
         clock,
         pace: server.pace,
+        probeGapMs: settings.probeGapMs,
         load: settings.load,
         label: (engine) => profile.label ?? engine ?? 'the engine',
         debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
@@ -21785,8 +21748,6 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
             portWatch: deps.once ? undefined : server.ports.watchFor(url),
             readyLine: server.readyLine,
             logLines: server.logLines,
-            readyAt: server.readyAt,
-            usualAnsweringMs: server.usualAnsweringMs,
             clock,
             startedAt: deps.startedAt,
             onEvent: (e) => {
@@ -22593,9 +22554,7 @@ async function waitForServer(kind, server, settings, deps, member) {
             sayStartup,
             progressAt: (now) => startupStatusText(profile.status(now, now - startedAt)),
             readyLine,
-            logLines,
-            readyAt: (now) => profile.readyAt(now),
-            usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000
+            logLines
         };
         // each endpoint a halter of its own under the server's, so that one that fails ends the others' waits
         const fleet = server.targets.length > 1;
@@ -22647,7 +22606,7 @@ function cancelledSince(outcome, deps, smoke, waitStart) {
 const waiting = (settings, server) => waitingLine({ url: server.targets[0].url, expect: expectation(settings), timeoutMs: settings.timeoutMs }, {
     endpoints: server.targets.length,
     generation: settings.probeGeneration,
-    intervalMs: settings.intervalMs,
+    intervalMs: Math.min(settings.probeGapMs, settings.intervalMs),
     smoke: settings.smoke
 });
 /**
@@ -24758,7 +24717,7 @@ const INPUTS = {
         flag: ['TEXT', 'text the response body must contain; /source/flags: a JavaScript regular expression it must match'],
         check: true
     },
-    interval: { default: '5s', flag: ['DURATION', 'the longest time between probes'] },
+    interval: { default: '5s', flag: ['DURATION', 'the longest time between costly probes (a generation; a model list or health route is asked every 250ms)'] },
     timeout: { default: '15m', flag: ['DURATION', 'give up after this long'], check: true },
     headers: {
         default: '',

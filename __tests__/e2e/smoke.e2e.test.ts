@@ -61,7 +61,7 @@ describe('the smoke test', () => {
     })
     expect(run.summary).toMatch(/\| Decode rate \(smoke test\) \| \d+\.\d tokens\/s \(median of 3; tokens counted from/)
     expect(run.stdout).toMatch(/Smoke test 3\/3: first token after \d+ ms; 64 tokens at/)
-    expect(run.stdout).toMatch(/; probing every 5\.0s; then a smoke test of 3 streamed generations of 64 tokens$/m)
+    expect(run.stdout).toMatch(/; probing every 250ms; then a smoke test of 3 streamed generations of 64 tokens$/m)
     expect(readFileSync(box.path('history.jsonl'), 'utf8')).toMatch(
       /"decodeTokensPerSecond":\d+(\.\d)?,"smokeTokens":64/
     )

@@ -69,7 +69,10 @@ export interface ReadinessCheck {
   withoutModel?: string
   method: 'GET' | 'POST'
   ready: ReadyAnswer
-  /** At least this long between two of these requests to one server (the request itself is costly). */
+  /**
+   * Up to this long between two of these requests to one server when an answer was costly (it generated); a quick
+   * answer (a warm-up's 503) is asked again at the cheap pace. 0: a flag, asked with every probe.
+   */
   minGapMs: number
   oneAtATime: boolean
   /** Statuses that, after this route said ready, say the engine died (`reason=engine-dead`). */

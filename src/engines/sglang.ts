@@ -52,7 +52,7 @@ export const sglang: EngineRecord<'sglang'> = {
   modelLists: ['openai'],
   // /health answers 503 while ServerStatus is Starting (the warm-up) since PR #8444; older SGLang says 200 at once.
   // Past Starting it runs a one-token generation (about a second of engine time): never two at once, at most once a
-  // second. Without an answer in SGLANG_HEALTH_CHECK_TIMEOUT it says 503, then 200 again (so no deadAfterReady);
+  // second after one that took long; the quick 503 of the warm-up is asked at the cheap pace. Without an answer in SGLANG_HEALTH_CHECK_TIMEOUT it says 503, then 200 again (so no deadAfterReady);
   // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false makes it a plain 200.
   readiness: [
     readinessRoute({

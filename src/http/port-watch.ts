@@ -15,7 +15,8 @@ export interface PortWatch {
 }
 
 export const MIN_ROUND_MS = 100
-export const MAX_ROUND_MS = 400
+/** A closed port is looked at no less often than the probes of a cheap route go out (`probeGapMs` of the settings). */
+export const MAX_ROUND_MS = 250
 /** The share of one core the poller may spend: for a fleet read through /proc, this sets the pace. */
 const CPU_BUDGET = 0.015
 /** Rounds space out with the time a port has been closed: the lag stays a small share of the wait. */

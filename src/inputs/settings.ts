@@ -72,6 +72,12 @@ export const statusAccepted = (set: StatusSet, status: number): boolean =>
 export interface FixedSettings {
   status: StatusSet
   requestTimeoutMs: number
+  /**
+   * The gap between probes that cost the server next to nothing (a model list, a flag route such as vLLM's or
+   * llama.cpp's /health, a connection): wait-on's pace, so a ready server is seen within it however long it loaded.
+   * `interval` if shorter; costly requests (a generation) are paced by their cost, up to `interval`.
+   */
+  probeGapMs: number
   /** A one-model engine listing another model this long, unchanged, ends the wait (0: never). */
   wrongModelAfterMs: number
   /** How often a still-waiting line is printed while the answer does not change. */
@@ -87,6 +93,7 @@ export interface FixedSettings {
 export const FIXED: FixedSettings = {
   status: [[200, 299]],
   requestTimeoutMs: 10_000,
+  probeGapMs: 250,
   wrongModelAfterMs: 30_000,
   progressIntervalMs: 30_000,
   logLines: 50,

@@ -110,7 +110,7 @@ export const fleetRefusedText = (by: URL, reason: string): string =>
 export const fleetFailedText = (by: URL, error: string): string =>
   `the wait for ${by.href} failed (${error}), and the fleet's other waits end with it`
 
-/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often. */
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often (`intervalMs`: the cheap probes' gap). */
 export function waitingLine(
   ctx: ReportContext,
   {

@@ -1,7 +1,7 @@
 /** The startup profile of one wait: log lines in; the engine, phases, a fatal line and the time to go out, as data. */
 import { engineLog, engineOfModelList } from '../engines/log-markers.js'
 import type { Engine } from '../engines/index.js'
-import { type Eta, eta, type UsualStartup, phaseLeftMs, readyInMs } from './eta.js'
+import { type Eta, eta, type UsualStartup, phaseLeftMs } from './eta.js'
 import { type CurrentPhase, type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
 
 export interface ProfileOptions {
@@ -53,20 +53,6 @@ export class StartupProfile {
       this.opts.usual &&
       eta({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs }, this.opts.usual)
     return { phase, phaseLeftMs: left, eta: against }
-  }
-
-  /** For the probe schedule: when the ready line was read, else by the phase under way and what earlier runs took. */
-  readyAt(now: number): number | undefined {
-    if (this.readyLineAt !== undefined) return this.readyLineAt
-    const usual = this.opts.usual
-    const phase = this.tracker.current(now)
-    if (usual === undefined || phase === undefined || !usual.order.includes(phase.name)) return undefined
-    const left = phase.progress === undefined ? undefined : phaseLeftMs(phase.progress, now)
-    const ms = readyInMs({ phase: phase.name, inPhaseMs: phase.inPhaseMs, phaseLeftMs: left, elapsedMs: 0 }, usual)
-    if (ms === undefined) return undefined
-    if (ms > 0) return now + ms
-    // Past what earlier runs took for the last phase: it was expected when that ended, and the schedule backs off.
-    return Math.min(now, now - phase.inPhaseMs + (usual.phaseSeconds.get(phase.name) ?? 0) * 1000)
   }
 
   /** When the ready line was written: its stamp mapped by the earliest read, else when read. */

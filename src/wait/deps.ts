@@ -62,10 +62,6 @@ export interface ServerWait {
   readyLine?(signal: AbortSignal): Promise<void>
   /** Resolves at the next new lines of the log (or when `signal` aborts); undefined without a log. */
   logLines?(signal: AbortSignal): Promise<void>
-  /** When the server is expected ready, going by its log (see `StartupProfile.readyAt`). */
-  readyAt(now: number): number | undefined
-  /** How long earlier runs answered HTTP before they were ready (history). */
-  usualAnsweringMs?: number
 }
 
 /** One endpoint's part of its server's wait: its halter, its lines' prefix, and where its end is told. */

@@ -61,6 +61,7 @@ export async function waitForEndpoint(
     tls,
     clock,
     pace: server.pace,
+    probeGapMs: settings.probeGapMs,
     load: settings.load,
     label: (engine) => profile.label ?? engine ?? 'the engine',
     debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
@@ -101,8 +102,6 @@ export async function waitForEndpoint(
         portWatch: deps.once ? undefined : server.ports.watchFor(url),
         readyLine: server.readyLine,
         logLines: server.logLines,
-        readyAt: server.readyAt,
-        usualAnsweringMs: server.usualAnsweringMs,
         clock,
         startedAt: deps.startedAt,
         onEvent: (e) => {

@@ -19,9 +19,13 @@ import type { Assessment } from '../facts/answer.js'
 import { createHttpClient, type HttpClient, type ProbeResult } from '../http/probe.js'
 import { type Clock, formatDuration } from '../runtime/clock.js'
 import { engineReadinessRequest } from '../report/lifecycle-report.js'
+import { gapAfter } from './schedule.js'
 
-/** When each paced route of a server was last asked, and the request in flight: one per server, for its endpoints. */
-export type ReadinessPace = Map<string, { lastSentAt: number; inFlight?: Promise<unknown> }>
+/**
+ * When each paced route of a server was last asked, how long it took to answer, and the request in flight: one per
+ * server, for its endpoints.
+ */
+export type ReadinessPace = Map<string, { lastSentAt: number; tookMs?: number; inFlight?: Promise<unknown> }>
 
 export interface EngineReadinessOptions {
   url: URL
@@ -30,6 +34,8 @@ export interface EngineReadinessOptions {
   clock: Clock
   /** The server's pace, shared by its endpoints: the paced routes are paced for all of them. */
   pace: ReadinessPace
+  /** The gap between cheap requests: a paced route's quick "not yet" is asked again after it. */
+  probeGapMs: number
   /** `load: true`: a sleeping engine is woken once. */
   load: boolean
   /** What is left of the wait: the wake-up request may take it all (the weights go back to the GPU meanwhile). */
@@ -67,37 +73,46 @@ export function engineReadiness(o: EngineReadinessOptions): EngineReadiness {
   const saidReady = new Set<string>()
   let woke = false
 
-  /** Sends one request, waiting out the route's gap and any request to it in flight (bounded by `timeoutMs`). */
+  /**
+   * Sends one request, waiting out the route's gap and any request to it in flight (bounded by `timeoutMs`). The gap
+   * follows what the last answer cost: a quick "not yet" (SGLang's warm-up 503) did no work, so the route is asked
+   * again at the cheap pace; one that generated waits up to `maxGapMs`.
+   */
   const paced = async (
     url: URL,
     method: 'GET' | 'POST',
-    gapMs: number,
+    maxGapMs: number,
     oneAtATime: boolean,
     timeoutMs: number,
     signal?: AbortSignal
   ): Promise<ProbeResult> => {
     const deadline = o.clock.now() + timeoutMs
     const key = `${method} ${url.href}`
+    const gap = (p: { tookMs?: number } | undefined): number => gapAfter(p?.tookMs ?? maxGapMs, maxGapMs, o.probeGapMs)
     for (;;) {
       const p = pace.get(key)
       if (p?.inFlight !== undefined && oneAtATime) await p.inFlight.catch(() => undefined)
-      const waitMs = p === undefined ? 0 : p.lastSentAt + gapMs - o.clock.now()
+      const waitMs = p === undefined ? 0 : p.lastSentAt + gap(p) - o.clock.now()
       if (waitMs > 0) await o.clock.sleep(Math.min(waitMs, Math.max(0, deadline - o.clock.now())), signal)
       if (signal?.aborted) return { kind: 'error', code: 'ABORTED', message: 'aborted' }
       // another endpoint may have taken the turn meanwhile; past the deadline, the turn is not taken early
       const now = pace.get(key)
       const turnTaken = oneAtATime && now?.inFlight !== undefined
-      const tooSoon = now !== undefined && now.lastSentAt + gapMs > o.clock.now()
+      const tooSoon = now !== undefined && now.lastSentAt + gap(now) > o.clock.now()
       if (!turnTaken && !tooSoon) break
       if (o.clock.now() >= deadline)
         return { kind: 'error', code: 'TIMEOUT', message: `no answer within ${formatDuration(timeoutMs)}` }
     }
     const sent = client.send({ url, method, headers: o.headers }, Math.max(1, deadline - o.clock.now()), signal)
-    const entry = { lastSentAt: o.clock.now(), inFlight: sent as Promise<unknown> | undefined }
+    const entry: { lastSentAt: number; tookMs?: number; inFlight?: Promise<unknown> } = {
+      lastSentAt: o.clock.now(),
+      inFlight: sent
+    }
     pace.set(key, entry)
     try {
       return await sent
     } finally {
+      entry.tookMs = o.clock.now() - entry.lastSentAt
       if (entry.inFlight === sent) entry.inFlight = undefined
     }
   }

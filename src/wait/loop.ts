@@ -17,11 +17,11 @@ import { deadEngineStreak, wrongModelWatch } from './cannot-change.js'
 /** The settings the loop keeps to, and `once`: the first answer decides (not ready ends it with reason=timeout). */
 export type WaitOptions = Pick<
   Settings,
-  'intervalMs' | 'timeoutMs' | 'requestTimeoutMs' | 'progressIntervalMs' | 'wrongModelAfterMs'
+  'intervalMs' | 'probeGapMs' | 'timeoutMs' | 'requestTimeoutMs' | 'progressIntervalMs' | 'wrongModelAfterMs'
 > & { expect: Expectation; once?: boolean }
 
 /** What the loop asks and is told; what the server's log and history tell, as its server's wait has it. */
-export interface WaitDeps extends Partial<Pick<ServerWait, 'readyLine' | 'logLines' | 'readyAt' | 'usualAnsweringMs'>> {
+export interface WaitDeps extends Partial<Pick<ServerWait, 'readyLine' | 'logLines'>> {
   probe(timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult>
   /** The engine's own readiness route (SGLang's /health) once the model is listed; undefined: it needs none. */
   engineReady?(
@@ -72,8 +72,6 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
   let quietSince = start
   let engineReadiness: Outcome['engineReadiness']
   let listedMs: number | undefined
-  /** When the server began answering HTTP without being ready: the adaptive schedule counts the load from it. */
-  let answeringSince: number | undefined
   let readySeenAt: number | undefined
   let notReadySentAt: number | undefined
   // The log's ready line wakes the loop once: should the probe then say "not yet", the schedule takes over.
@@ -131,9 +129,13 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     }
     const failedBefore = generationFailed
     generationFailed = false
+    /** How long this round's costly request took: the next probe waits by it (see `gapAfter`). */
+    let costMs = 0
     if (assessment.state === 'ready' && deps.generate) {
       const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()))
+      const generationSentAt = clock.now()
       const check = await deps.generate(assessment.modelId, generationBudgetMs, signal)
+      costMs = clock.now() - generationSentAt
       if ((halt = halted())) return finish(halt.reason, halt)
       // Likewise a generation request cut short by the deadline: the failure before it explains more.
       if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
@@ -181,26 +183,16 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
 
     const { refused } = probed
     const portWatch = deps.portWatch
-    if (refused && portWatch) {
+    if (refused && portWatch?.local) {
       // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
-      const spacing = portWatch.local ? Math.max(opts.intervalMs, opts.progressIntervalMs) : opts.intervalMs
+      const spacing = Math.max(opts.intervalMs, opts.progressIntervalMs)
       const untilMs = Math.min(sentAt + spacing, deadline) - clock.now()
       await sleepUntilWoken(clock, untilMs, [(wake) => portWatch.opened(wake), readyLine()], signal)
       // a port that shows as open yet refuses must not turn the loop into a busy one
       const earliest = Math.min(sentAt + MIN_PROBE_GAP_MS, deadline)
       if (clock.now() < earliest) await clock.sleep(earliest - clock.now(), signal)
     } else {
-      answeringSince = probed.answered ? (answeringSince ?? sentAt) : undefined
-      const next = nextProbeAt({
-        intervalMs: opts.intervalMs,
-        sentAt,
-        now,
-        answeringSince,
-        readyAt: deps.readyAt?.(now),
-        usualAnsweringMs: deps.usualAnsweringMs,
-        retryAfterMs: probed.retryAfterMs,
-        deadline
-      })
+      const next = nextProbeAt({ ...opts, sentAt, now, costMs, retryAfterMs: probed.retryAfterMs, deadline })
       const woke = await sleepUntilWoken(clock, next - clock.now(), [readyLine(), deps.logLines], signal)
       // New lines in the log: the server is moving on, perhaps to ready in words we do not know. A probe soon;
       // at once when the same lines held the ready line (both wakers fire, and this one may win the race).

@@ -72,9 +72,7 @@ export async function waitForServer(
       sayStartup,
       progressAt: (now) => startupStatusText(profile.status(now, now - startedAt)),
       readyLine,
-      logLines,
-      readyAt: (now) => profile.readyAt(now),
-      usualAnsweringMs: history.usual?.answeringSeconds && history.usual.answeringSeconds * 1000
+      logLines
     }
     // each endpoint a halter of its own under the server's, so that one that fails ends the others' waits
     const fleet = server.targets.length > 1
@@ -134,7 +132,7 @@ const waiting = (settings: Settings, server: Server): string =>
     {
       endpoints: server.targets.length,
       generation: settings.probeGeneration,
-      intervalMs: settings.intervalMs,
+      intervalMs: Math.min(settings.probeGapMs, settings.intervalMs),
       smoke: settings.smoke
     }
   )

@@ -29,7 +29,8 @@ describe('a readiness route that says the engine died after it said ready', () =
         load: false,
         label: () => 'vLLM',
         leftMs: () => 60_000,
-        wokeUp: () => undefined
+        wokeUp: () => undefined,
+        probeGapMs: 250
       })
     const loading = readiness()
     health = 503

@@ -44,7 +44,8 @@ describe('paced readiness routes', () => {
         load: false,
         label: () => 'SGLang',
         leftMs: () => 60_000,
-        wokeUp: () => undefined
+        wokeUp: () => undefined,
+        probeGapMs: 250
       })
     const endpoints = [make('/v1/models'), make('/v1/models/m')]
     const until = Date.now() + 3_200
@@ -64,5 +65,43 @@ describe('paced readiness routes', () => {
     // on a new connection later than one on a kept-alive one (tens of ms). Unpaced, the gaps would be the
     // answer's 300 ms.
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(900)
+  })
+})
+
+/** SGLang's warm-up: /health answers 503 at once (no generation runs), so it is asked at the cheap pace. */
+describe('a paced route whose "not yet" costs nothing', () => {
+  let server: Server
+  let base: string
+  const starts: number[] = []
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      starts.push(Date.now())
+      res.writeHead(req.url === '/health' ? 503 : 404).end()
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  it("is asked again after probeGapMs, not after the route's 1 s", async () => {
+    const readiness = engineReadiness({
+      url: new URL(`${base}/v1/models`),
+      headers: {},
+      tls: {},
+      clock: systemClock,
+      pace: new Map(),
+      load: false,
+      label: () => 'SGLang',
+      leftMs: () => 60_000,
+      wokeUp: () => undefined,
+      probeGapMs: 250
+    })
+    const until = Date.now() + 3_000
+    while (Date.now() < until) await readiness.check('sglang', 'm', 5_000)
+    await readiness.close()
+    const gaps = starts.slice(1).map((t, i) => t - starts[i])
+    // never sooner than the cheap pace (less a timer's slack); paced by the second, 3 s would hold at most 4
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(240)
+    expect(starts.length).toBeGreaterThanOrEqual(6)
   })
 })

@@ -5,7 +5,9 @@ import type { WaitEvent } from '../../../src/facts/wait.js'
 import type { Halt } from '../../../src/facts/halt.js'
 import { Halter } from '../../../src/runtime/halter.js'
 import { answerWords } from '../../../src/report/answer-report.js'
-import { DENSE_MS, LOG_BURST_GAP_MS } from '../../../src/wait/schedule.js'
+import { LOG_BURST_GAP_MS } from '../../../src/wait/schedule.js'
+import { FIXED } from '../../../src/inputs/settings.js'
+import { assess } from '../../../src/wait/assess.js'
 
 /**
  * A clock that moves only when the code under test waits or a fake probe takes time: every pending wait
@@ -64,11 +66,9 @@ const options = (over: Partial<WaitOptions> = {}): WaitOptions => ({
   requestTimeoutMs: 10_000,
   progressIntervalMs: 30_000,
   wrongModelAfterMs: 0,
+  probeGapMs: 5_000,
   ...over
 })
-
-/** Earlier runs loaded for an hour: the schedule keeps to the interval (for the tests not about the schedule). */
-const longLoad = { usualAnsweringMs: 3_600_000 }
 
 /** Replays a server whose answer depends on the fake time; each probe takes `latencyMs`. */
 function server(clock: FakeClock, answer: (t: number) => ProbeResult, latencyMs = 10) {
@@ -115,7 +115,6 @@ describe('waitForModel', () => {
     )
     const events: WaitEvent[] = []
     const outcome = await waitForModel(options(), {
-      ...longLoad,
       probe: s.probe,
       clock,
       onEvent: (e) => events.push(e)
@@ -145,7 +144,7 @@ describe('waitForModel', () => {
   it('times out at the deadline, never sleeping past it, with the last answer', async () => {
     const clock = new FakeClock()
     const s = server(clock, () => listing('/models/llama-3-8b'))
-    const outcome = await waitForModel(options({ timeoutMs: 12_000 }), { ...longLoad, probe: s.probe, clock })
+    const outcome = await waitForModel(options({ timeoutMs: 12_000 }), { probe: s.probe, clock })
     expect(outcome).toMatchObject({
       ready: false,
       reason: 'timeout',
@@ -204,12 +203,13 @@ describe('waitForModel', () => {
     expect(outcome.last?.status).toBe(401)
   })
 
-  it('while connections are refused, probes the moment the port opens instead of at the next interval', async () => {
+  it('while connections to another host are refused, probes at the cheap pace (a refused connection costs nothing)', async () => {
     const clock = new FakeClock()
     const s = server(clock, (t) => (t < 12_345 ? refused : listing('/shared/kimi-k2.5-int4')))
     const portWatch = { opened: (signal: AbortSignal) => clock.until(12_345, signal), local: false }
-    const outcome = await waitForModel(options(), { probe: s.probe, clock, portWatch })
-    expect(outcome).toMatchObject({ ready: true, attempts: 4, elapsedMs: 12_355 })
+    const outcome = await waitForModel(options({ probeGapMs: FIXED.probeGapMs }), { probe: s.probe, clock, portWatch })
+    expect(outcome.ready).toBe(true)
+    expect(outcome.elapsedMs - 12_345).toBeLessThanOrEqual(FIXED.probeGapMs + 10)
   })
 
   it('while a local port is closed, lets the watch stand in for HTTP probes, which go out with the progress lines', async () => {
@@ -237,7 +237,6 @@ describe('waitForModel', () => {
     const s = server(clock, (t) => (t < 1_000 ? http(503) : listing('kimi')))
     let watched = 0
     const outcome = await waitForModel(options(), {
-      ...longLoad,
       probe: s.probe,
       clock,
       portWatch: {
@@ -339,7 +338,6 @@ describe('the timeline', () => {
     let n = 0
     const s = server(clock, () => listing(`other-${++n}`))
     const outcome = await waitForModel(options({ intervalMs: 1_000, timeoutMs: 100_000 }), {
-      ...longLoad,
       probe: s.probe,
       clock
     })
@@ -592,7 +590,6 @@ describe('Retry-After', () => {
     const clock = new FakeClock()
     const sentAt: number[] = []
     const outcome = await waitForModel(options(), {
-      ...longLoad,
       clock,
       probe: async () => {
         sentAt.push(clock.t)
@@ -618,7 +615,6 @@ describe('the schedule and the log', () => {
     const clock = new FakeClock()
     const s = server(clock, (t) => (t < 3_000 ? loading : listing('kimi')))
     const outcome = await waitForModel(options(), {
-      ...longLoad,
       probe: s.probe,
       clock,
       readyLine: (signal) => clock.until(3_000, signal)
@@ -632,7 +628,6 @@ describe('the schedule and the log', () => {
     const clock = new FakeClock()
     const s = server(clock, (t) => (t < 4_000 ? loading : listing('kimi')))
     const outcome = await waitForModel(options(), {
-      ...longLoad,
       probe: s.probe,
       clock,
       readyLine: async () => undefined // read before the wait began
@@ -643,19 +638,36 @@ describe('the schedule and the log', () => {
     expect(outcome.elapsedMs).toBe(5_020)
   })
 
-  it('adaptive: dense near the expected moment, so a 503 turning ready is seen within the dense gap', async () => {
+  it('as the settings have it (a probe costs the server nothing): a 503 of a 5-minute load turning ready is seen within probeGapMs', async () => {
     const clock = new FakeClock()
-    const s = server(clock, (t) => (t < 30_000 ? loading : listing('kimi')))
-    const outcome = await waitForModel(options(), {
+    const s = server(clock, (t) => (t < 300_000 ? loading : listing('kimi')))
+    const outcome = await waitForModel(options({ timeoutMs: 600_000, probeGapMs: FIXED.probeGapMs }), {
       probe: s.probe,
-      clock,
-      readyAt: () => 30_000
+      clock
     })
     expect(outcome.ready).toBe(true)
-    expect(outcome.elapsedMs - 30_000).toBeLessThanOrEqual(DENSE_MS + 10)
-    // up to 24 s (the dense window opens 6 s before) as without an estimate, its gap growing with the load to
-    // interval (about 20 probes), then every 200 ms
-    expect(outcome.attempts).toBeLessThan(20 + 6_000 / DENSE_MS + 3)
+    expect(outcome.elapsedMs - 300_000).toBeLessThanOrEqual(FIXED.probeGapMs + 10)
+    expect(outcome.attempts).toBe(Math.ceil(300_000 / FIXED.probeGapMs) + 1)
+  })
+
+  it('a costly generation is paced by its length, up to interval: a 2 s failing generation every 5 s', async () => {
+    const clock = new FakeClock()
+    const generatedAt: number[] = []
+    const outcome = await waitForModel(options({ timeoutMs: 30_000, probeGapMs: FIXED.probeGapMs }), {
+      probe: async () => listing('kimi'),
+      clock,
+      generate: async () => {
+        generatedAt.push(clock.t)
+        clock.t += 2_000
+        return {
+          assessment: assess(http(500, '{"error":"boom"}'), { status: [[200, 299]] }),
+          request: 'POST /v1/completions',
+          latencyMs: 2_000
+        }
+      }
+    })
+    expect(outcome.ready).toBe(false)
+    expect(generatedAt.slice(1).every((t, i) => t - generatedAt[i] === 5_000)).toBe(true)
   })
 
   // Lines written at these moments (the last one the ready line, in words the tables do not know).
@@ -666,7 +678,6 @@ describe('the schedule and the log', () => {
     const clock = new FakeClock()
     const s = server(clock, (t) => (t < 3_000 ? loading : listing('kimi')))
     const outcome = await waitForModel(options(), {
-      ...longLoad,
       probe: s.probe,
       clock,
       logLines: writes([1_000, 2_000, 3_000])(clock)
@@ -701,7 +712,6 @@ describe('the schedule and the log', () => {
         void clock.until(t, signal).then(() => read.splice(0).forEach((f) => f()))
       })
     const outcome = await waitForModel(options(), {
-      ...longLoad,
       probe: s.probe,
       clock,
       logLines: (signal) => at(clock.t < 2_950 ? 2_950 : 3_000, true)(signal),

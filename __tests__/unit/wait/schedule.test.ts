@@ -1,109 +1,73 @@
 import {
-  BACKOFF_SHARE,
-  DENSE_MS,
-  LEAD_MIN_MS,
+  COST_FACTOR,
+  gapAfter,
   LOG_BURST_GAP_MS,
   nextProbeAt,
   probeOnLogLines,
   type ScheduleState
 } from '../../../src/wait/schedule.js'
+import { FIXED } from '../../../src/inputs/settings.js'
+
+const PROBE_GAP_MS = FIXED.probeGapMs
 
 const state = (over: Partial<ScheduleState> = {}): ScheduleState => ({
   intervalMs: 5_000,
+  probeGapMs: PROBE_GAP_MS,
   sentAt: 10_000,
   now: 10_010,
+  costMs: 0,
   deadline: 600_000,
   ...over
 })
 
 /** Replays a schedule on a fake clock: the probe times until `until`, each answer 10 ms after its probe. */
-function probes(over: Partial<ScheduleState>, until: number, readyAt?: (t: number) => number | undefined): number[] {
+function probes(over: Partial<ScheduleState>, until: number): number[] {
   const times: number[] = []
   let t = over.sentAt ?? 0
   while (t < until) {
     times.push(t)
-    t = nextProbeAt(state({ ...over, sentAt: t, now: t + 10, readyAt: readyAt?.(t + 10) }))
+    t = nextProbeAt(state({ ...over, sentAt: t, now: t + 10 }))
   }
   return times
 }
 
 describe('nextProbeAt', () => {
-  it('adaptive, not loading (a list without the model): every interval', () => {
-    expect(nextProbeAt(state())).toBe(15_000)
+  it('a cheap probe (a model list, a flag route) goes out every PROBE_GAP_MS however long the load has lasted', () => {
+    const sent = probes({ sentAt: 0 }, 300_000)
+    expect(sent.length).toBe(300_000 / PROBE_GAP_MS)
+    expect(sent.slice(1).every((t, i) => t - sent[i] === PROBE_GAP_MS)).toBe(true)
   })
 
-  it('adaptive without an estimate: the gap grows with the load, from dense to interval', () => {
-    expect(nextProbeAt(state({ answeringSince: 10_000 }))).toBe(10_000 + DENSE_MS)
-    expect(nextProbeAt(state({ answeringSince: 6_000 }))).toBe(10_000 + 4_000 * BACKOFF_SHARE)
-    expect(nextProbeAt(state({ answeringSince: -20_000 }))).toBe(15_000)
-    // a 10-minute load: probes grow with its logarithm, not its length (wait-on's 250 ms would send 2,400)
-    const sent = probes({ answeringSince: 0, sentAt: 0 }, 600_000)
-    expect(sent.length).toBeLessThan(140)
-    expect(sent.length).toBeGreaterThan(100)
+  it('an interval below the cheap pace is kept to', () => {
+    expect(nextProbeAt(state({ intervalMs: 100 }))).toBe(10_100)
   })
 
-  it('adaptive with an estimate: as without one until shortly before it, dense around it, backing off past it', () => {
-    // loading since 0, expected ready at 60 s: dense from 60 s minus a fifth of the load (12 s)
-    const sent = probes({ answeringSince: 0, sentAt: 0 }, 120_000, () => 60_000)
-    const before = sent.filter((t) => t < 48_000)
-    // an estimate puts no probe off: one wrong by a minute must not make the wait a minute slower
-    const without = probes({ answeringSince: 0, sentAt: 0 }, 120_000).filter((t) => t < 48_000)
-    expect(before.slice(0, -1)).toEqual(without.slice(0, before.length - 1))
-    expect(before.length).toBeLessThanOrEqual(without.length)
-    expect(sent).toContain(48_000) // the probe that opens the dense window lands on its start
-    const near = sent.filter((t) => t >= 48_000 && t <= 60_000)
-    expect(near.every((t, i) => i === 0 || t - near[i - 1] === DENSE_MS)).toBe(true)
-    // past the estimate the gaps grow again, up to interval
-    const gaps = sent.slice(1).map((t, i) => t - sent[i])
-    expect(Math.max(...gaps.slice(-3))).toBe(5_000)
-    expect(gaps.every((g) => g <= 5_000)).toBe(true)
-  })
-
-  it('adaptive with an estimate close at hand: dense for at least half a second before it', () => {
-    // loading since 1 s, expected at 3 s: a fifth of 2 s is less than half a second
-    const sent = probes({ answeringSince: 1_000, sentAt: 1_000 }, 3_000, () => 3_000)
-    expect(sent.filter((t) => t >= 3_000 - LEAD_MIN_MS)).toEqual([2_500, 2_700, 2_900])
-  })
-
-  it('the ready line read: the moment it was read is the estimate, so probes are dense from then', () => {
-    expect(nextProbeAt(state({ answeringSince: 0, readyAt: 9_900 }))).toBe(10_000 + DENSE_MS + 100 * BACKOFF_SHARE)
+  it('a costly request (a generation) is repeated after COST_FACTOR times its length, at least the cheap pace, at most interval', () => {
+    expect(nextProbeAt(state({ costMs: 20 }))).toBe(10_000 + PROBE_GAP_MS)
+    expect(nextProbeAt(state({ costMs: 300 }))).toBe(10_000 + 300 * COST_FACTOR)
+    expect(nextProbeAt(state({ costMs: 3_000 }))).toBe(15_000)
   })
 
   it('honours Retry-After up to four intervals, and never passes the deadline', () => {
-    expect(nextProbeAt(state({ answeringSince: 10_000, retryAfterMs: 3_000 }))).toBe(13_010)
-    expect(nextProbeAt(state({ answeringSince: 10_000, retryAfterMs: 60_000 }))).toBe(30_010)
-    expect(nextProbeAt(state({ answeringSince: 0, deadline: 11_000 }))).toBe(11_000)
+    expect(nextProbeAt(state({ retryAfterMs: 3_000 }))).toBe(13_010)
+    expect(nextProbeAt(state({ retryAfterMs: 60_000 }))).toBe(30_010)
+    expect(nextProbeAt(state({ deadline: 10_100 }))).toBe(10_100)
   })
 
-  it('never closer than 50 ms, even with an interval below the dense gap', () => {
-    expect(nextProbeAt(state({ intervalMs: 10, answeringSince: 0 }))).toBe(10_050)
-  })
-})
-
-describe('nextProbeAt with history', () => {
-  it('expects ready when earlier runs were, counted from the first answer', () => {
-    // answering since 0, earlier runs answered 3 s before they were ready: dense from 2.4 s (a fifth of the load)
-    const sent = probes({ answeringSince: 0, sentAt: 0, usualAnsweringMs: 3_000 }, 3_001)
-    expect(sent).toEqual([0, 2_400, 2_600, 2_800, 3_000])
-  })
-
-  it('a ready line or a phase estimate sooner than history brings probes forward', () => {
-    expect(nextProbeAt(state({ answeringSince: 0, usualAnsweringMs: 60_000, readyAt: 9_900 }))).toBe(10_225)
+  it('never closer than 50 ms, even with a tiny interval', () => {
+    expect(nextProbeAt(state({ intervalMs: 10 }))).toBe(10_050)
   })
 })
 
-describe('nextProbeAt with a log followed: never slower than without it', () => {
-  it('no ready line read (its words unknown, or not come yet): as dense as without a log', () => {
-    // loading for 2 s: the next probe a quarter of that later, with a log followed or not
-    expect(nextProbeAt(state({ answeringSince: 8_000 }))).toBe(10_500)
-    // and as soon as history expects the server, whatever the log tells
-    const withoutLog = probes({ answeringSince: 0, sentAt: 0, usualAnsweringMs: 3_000 }, 3_001)
-    // a phase estimate (the log's) later than history: history's probes still go out
-    expect(probes({ answeringSince: 0, sentAt: 0, usualAnsweringMs: 3_000 }, 3_001, () => 20_000)).toEqual(withoutLog)
+describe('gapAfter: the pace of a paced route by what its last answer cost', () => {
+  it("a quick answer (a warm-up 503) at the cheap pace; a generation by its length, up to the route's gap", () => {
+    expect(gapAfter(3, 1_000, PROBE_GAP_MS)).toBe(PROBE_GAP_MS)
+    expect(gapAfter(100, 1_000, PROBE_GAP_MS)).toBe(400)
+    expect(gapAfter(900, 1_000, PROBE_GAP_MS)).toBe(1_000)
   })
 
-  it('dense once the line is read, in case it came a moment before the server answers ready', () => {
-    expect(nextProbeAt(state({ answeringSince: 0, readyAt: 10_000 }))).toBe(10_000 + DENSE_MS)
+  it('a route without a gap is not paced', () => {
+    expect(gapAfter(900, 0, PROBE_GAP_MS)).toBe(0)
   })
 })
 
