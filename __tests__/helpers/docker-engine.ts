@@ -45,6 +45,9 @@ export async function startEngine(): Promise<TestEngine> {
   const socket = join(dir, 'd.sock')
   const host = `unix://${socket}`
   const log = join(dir, 'dockerd.log')
+  // the engine's own temporary files (containerd's `containerd.<pid>.stacks.log` on a slow stop) go with its folder
+  const engineTmp = join(dir, 'tmp')
+  mkdirSync(engineTmp)
   const dockerd: ChildProcess = spawn(
     'sh',
     [
@@ -52,7 +55,7 @@ export async function startEngine(): Promise<TestEngine> {
       `exec ${onPath('dockerd')} --data-root ${dir}/root --exec-root ${dir}/exec -H ${host} --pidfile ${dir}/d.pid ` +
         `--storage-driver vfs --bridge=none --iptables=false --ip6tables=false > ${log} 2>&1`
     ],
-    { detached: true, stdio: 'ignore', env: { ...process.env, DOCKER_HOST: host } }
+    { detached: true, stdio: 'ignore', env: { ...process.env, DOCKER_HOST: host, TMPDIR: engineTmp } }
   )
   const docker = (...args: string[]): Promise<ProcessRun> =>
     runProcess(onPath('docker') as string, args, { env: { PATH: process.env.PATH, DOCKER_HOST: host, HOME: dir } })

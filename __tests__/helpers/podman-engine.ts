@@ -8,7 +8,7 @@
  * not root, or no init for `--init`), `podmanMissing` says why, and the suite skips with that message.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildRootfs } from './docker-engine.js'
@@ -83,7 +83,10 @@ export async function startPodman(): Promise<TestPodman> {
     ...['--storage-driver', 'vfs', '--cgroup-manager', 'cgroupfs', '--events-backend', 'file'],
     ...['--network-config-dir', join(dir, 'net'), '--volumepath', join(dir, 'volumes')]
   ]
-  const env = { PATH: process.env.PATH ?? '', HOME: dir, CONTAINERS_CONF: conf }
+  // its temporary files too go with its folder
+  const tmp = join(dir, 'tmp')
+  mkdirSync(tmp, { recursive: true })
+  const env = { PATH: process.env.PATH ?? '', HOME: dir, CONTAINERS_CONF: conf, TMPDIR: tmp }
   // A rootful container's rlimits default to 1048576 open files and processes, which runc cannot set where root
   // lacks CAP_SYS_RESOURCE (a sandbox's root): this process's hard limits instead, processes at most pid_max (podman
   // lowered its own to 32768 as it started here, this machine's pid_max), and a second start should it have less
