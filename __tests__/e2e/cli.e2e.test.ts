@@ -199,9 +199,10 @@ describe('wait-for-model (the CLI)', () => {
       models: ['llama-3'],
       'model-id': ''
     })
-    expect(r.stderr).toMatch(/^Not ready after 1\.\ds \(\d+ probes\): timeout$/m)
+    // on a busy machine Node may start so late that one probe is all a second holds
+    expect(r.stderr).toMatch(/^Not ready after 1\.\ds \(\d+ probes?\): timeout$/m)
     expect(r.stderr).toMatch(
-      /^error: Timed out after 1\.\ds and \d+ probes \(timeout 1.0s\) waiting for .* list model "kimi"\.\nLast answer: .*\nThe server lists: llama-3\.$/m
+      /^error: Timed out after 1\.\ds and \d+ probes? \(timeout 1.0s\) waiting for .* list model "kimi"\.\nLast answer: .*\nThe server lists: llama-3\.$/m
     )
   })
 

@@ -130,7 +130,8 @@ export async function startPodman(): Promise<TestPodman> {
       .map((l) => l.split(' ')[1])
       .filter((m) => m !== undefined && m.startsWith(`${dir}/`))
     for (const m of mounts.reverse()) execFileSync('umount', ['-l', m])
-    rmSync(dir, { recursive: true, force: true })
+    // the engine's last helper processes (conmon, containerd-shim) may still write there for a moment
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
   }
   const start = async (): Promise<string> => {
     const out = openSync(log, 'a')
