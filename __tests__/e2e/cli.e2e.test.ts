@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort, simulate } from '../../src/simulator/server.js'
+import { ANSWER_TIMEOUT_MS } from '../helpers/bounds.js'
 import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { entry, fakeServer, type ProcessRun, runProcess } from '../helpers/support.js'
@@ -189,7 +190,7 @@ describe('wait-for-model (the CLI)', () => {
       '--interval',
       '200ms',
       '--timeout',
-      '1s',
+      `${ANSWER_TIMEOUT_MS}ms`,
       '--json'
     ])
     expect(r.code).toBe(1)
@@ -199,10 +200,14 @@ describe('wait-for-model (the CLI)', () => {
       models: ['llama-3'],
       'model-id': ''
     })
-    // on a busy machine Node may start so late that one probe is all a second holds
-    expect(r.stderr).toMatch(/^Not ready after 1\.\ds \(\d+ probes?\): timeout$/m)
+    // a timeout long enough for a Node started late on a busy machine to hear an answer (helpers/bounds.ts)
+    const timeout = (ANSWER_TIMEOUT_MS / 1000).toFixed(1)
+    expect(r.stderr).toMatch(new RegExp(`^Not ready after ${timeout[0]}\\.\\ds \\(\\d+ probes?\\): timeout$`, 'm'))
     expect(r.stderr).toMatch(
-      /^error: Timed out after 1\.\ds and \d+ probes? \(timeout 1.0s\) waiting for .* list model "kimi"\.\nLast answer: .*\nThe server lists: llama-3\.$/m
+      new RegExp(
+        `^error: Timed out after ${timeout[0]}\\.\\ds and \\d+ probes? \\(timeout ${timeout}s\\) waiting for .* list model "kimi"\\.\nLast answer: .*\nThe server lists: llama-3\\.$`,
+        'm'
+      )
     )
   })
 
