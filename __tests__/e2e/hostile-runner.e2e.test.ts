@@ -1,0 +1,133 @@
+import { execFileSync, spawn } from 'node:child_process'
+import { closeSync, ftruncateSync, openSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { freePort } from '../../src/simulator/server.js'
+import { runAction } from '../../src/simulator/runner.js'
+import { procStat } from '../../src/server/proc.js'
+import { HANG_MS } from '../helpers/bounds.js'
+import { cli, hostileKit } from '../helpers/hostile-kit.js'
+import { entry, errors, type ProcessRun, savedServers, stateOf } from '../helpers/support.js'
+
+/**
+ * The runner's own files and the job's paths turned against the action, as a broken runner or an attacker would:
+ * a `pid` that is no regular file, a fleet whose job-end summary would pass GitHub's 1 MiB, runner files that are
+ * full or cannot be written, a server's words that would be workflow commands. Through dist/, as a runner runs it.
+ */
+const { box, dir, run, measured } = hostileKit('wait-for-model-runner-')
+const post = new URL('../../dist/post.js', import.meta.url).pathname
+
+/** Running: a zombie awaiting its parent is not. */
+const alive = (pid: number): boolean => {
+  const state = procStat(pid)?.state
+  return state !== undefined && state !== 'Z'
+}
+
+/** The CLI in a clean environment, killed (and said so) if it outlives `killMs`. */
+function runCli(args: string[], killMs = HANG_MS): Promise<ProcessRun & { killed: boolean }> {
+  const started = performance.now()
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CACHE_HOME: dir, TMPDIR: tmpdir() },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stdout = ''
+  let stderr = ''
+  let killed = false
+  const timer = setTimeout(() => ((killed = true), child.kill('SIGKILL')), killMs)
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr, wallMs: performance.now() - started, killed })
+    })
+  )
+}
+
+describe('a pid that names no regular file', () => {
+  const fifo = join(dir, 'server.pid.fifo')
+  execFileSync('mkfifo', [fifo])
+  const sparse = join(dir, 'sparse.pid')
+  const fd = openSync(sparse, 'w')
+  ftruncateSync(fd, 600 * 1024 * 1024)
+  closeSync(fd)
+  const cases: Array<[string, string, RegExp]> = [
+    ['a FIFO nobody writes', fifo, /it is a FIFO, not a regular file/],
+    ['/dev/zero', '/dev/zero', /it is a character device, not a regular file/],
+    ['a 600 MB sparse file', sparse, /it is 629145600 bytes; at most 4096 are read/]
+  ]
+
+  it.each(cases)(
+    'the action, %s: one input error before anything runs, memory and time bounded',
+    async (what, path, says) => {
+      const port = await freePort()
+      const r = await run(
+        { url: `http://127.0.0.1:${port}/v1/models`, pid: path, timeout: '3s' },
+        {},
+        { killMs: HANG_MS }
+      )
+      measured(`pid: ${what}`, r)
+      expect(r.killed).toBe(false)
+      const found = errors(r.stdout)
+      expect(found).toHaveLength(1)
+      expect(found[0]).toMatch(/^::error title=Invalid input::Input "pid": could not read /)
+      expect(found[0]).toMatch(says)
+      expect(r.stdout).not.toMatch(/^\s+at /m)
+      expect(r.peakRssMb).toBeLessThan(200)
+      // within the 3 s timeout, on the step's own clock
+      expect(r.exitAtMs).toBeLessThan(3_000 * r.stretch)
+    }
+  )
+
+  it.each(cases)('the CLI, wait --pid and stop --pid, %s: one usage line, no hang', async (_what, path, says) => {
+    for (const args of [
+      ['--url', 'http://127.0.0.1:9/v1/models', '--timeout', '3s', '--pid', path],
+      ['stop', '--pid', path]
+    ]) {
+      const r = await runCli(args)
+      expect(r.killed).toBe(false)
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(/^wait-for-model: --pid: .+\nRun "wait-for-model --help" for usage\.\n$/)
+      expect(r.stderr).toMatch(says)
+    }
+  })
+})
+
+describe('the job-end summary of a fleet of stubborn servers with long log lines', () => {
+  it('stays under GitHub 1 MiB, every server still stopped', async () => {
+    const n = 12
+    const ports = await Promise.all(Array.from({ length: n }, () => freePort()))
+    // each server ignores SIGTERM and writes 400 lines of 3,000 characters, then never answers
+    const server = join(dir, 'stubborn.mjs')
+    writeFileSync(
+      server,
+      `process.on('SIGTERM', () => {}); for (let i = 0; i < 400; i++) console.log(String(i).padEnd(3000, 'x')); setInterval(() => {}, 1000)\n`
+    )
+    const main = await runAction({
+      entry,
+      inputs: {
+        url: ports.map((p) => `http://127.0.0.1:${p}/v1/models`).join('\n'),
+        start: ports.map(() => `exec node ${server}`).join('\n'),
+        'log-file': ports.map((p) => join(dir, `stubborn-${p}.log`)).join('\n'),
+        timeout: '2s',
+        interval: '200ms',
+        'history-file': ''
+      }
+    })
+    const saved = savedServers(main.state)
+    expect(saved).toHaveLength(n)
+    const pids = saved.map((s) => s.pid as number)
+    box.pids.push(...pids)
+    // the job-end step with half a second for SIGTERM, as the state is its input
+    const env: Record<string, string> = {}
+    for (const [name, value] of Object.entries(stateOf(...saved.map((s) => ({ ...s, timeoutMs: 500 })))))
+      env[`STATE_${name}`] = value
+    const p = await runAction({ entry: post, inputs: {}, env })
+    expect(p.code).toBe(0)
+    measured(`job-end summary, ${n} stubborn servers`, { ...p, peakRssMb: 0, exitAtMs: 0, originMs: 0, stretch: 1 })
+    expect(pids.filter(alive)).toEqual([])
+    expect(p.stdout.match(/did not exit after SIGTERM, so SIGKILL/g)).toHaveLength(n)
+    expect(Buffer.byteLength(p.summary)).toBeLessThan(1024 * 1024)
+    expect(p.summary).toContain('server 1 of 12')
+  })
+})
