@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { closeSync, ftruncateSync, openSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from '../../src/simulator/server.js'
+import { freePort, simulate } from '../../src/simulator/server.js'
 import { runAction } from '../../src/simulator/runner.js'
 import { procStat } from '../../src/server/proc.js'
 import { HANG_MS } from '../helpers/bounds.js'
@@ -24,7 +24,11 @@ const alive = (pid: number): boolean => {
 }
 
 /** The CLI in a clean environment, killed (and said so) if it outlives `killMs`. */
-function runCli(args: string[], killMs = HANG_MS): Promise<ProcessRun & { killed: boolean }> {
+function runCli(
+  args: string[],
+  killMs = HANG_MS,
+  signal = 'SIGKILL' as NodeJS.Signals
+): Promise<ProcessRun & { killed: boolean }> {
   const started = performance.now()
   const child = spawn(process.execPath, [cli, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CACHE_HOME: dir, TMPDIR: tmpdir() },
@@ -33,7 +37,7 @@ function runCli(args: string[], killMs = HANG_MS): Promise<ProcessRun & { killed
   let stdout = ''
   let stderr = ''
   let killed = false
-  const timer = setTimeout(() => ((killed = true), child.kill('SIGKILL')), killMs)
+  const timer = setTimeout(() => ((killed = true), child.kill(signal)), killMs)
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   return new Promise((resolve) =>
@@ -129,5 +133,74 @@ describe('the job-end summary of a fleet of stubborn servers with long log lines
     expect(p.stdout.match(/did not exit after SIGTERM, so SIGKILL/g)).toHaveLength(n)
     expect(Buffer.byteLength(p.summary)).toBeLessThan(1024 * 1024)
     expect(p.summary).toContain('server 1 of 12')
+  })
+})
+
+describe('smaller: what the log and the simulator say', () => {
+  it('load: true, a server slow to load: once asked to load, the log never advises to set "load: true"', async () => {
+    const server = await simulate({ engine: 'llamacpp', model: 'qwen3-8b', loadMs: 60_000, unloaded: true })
+    try {
+      const url = `${server.baseUrl}/v1/models`
+      const r = await runCli([
+        '--url',
+        url,
+        '--model',
+        'qwen3-8b',
+        '--load',
+        'true',
+        '--timeout',
+        '3s',
+        '--interval',
+        '200ms',
+        '--history-file',
+        ''
+      ])
+      expect(r.killed).toBe(false)
+      expect(r.stderr).toContain('Asked the server to load "qwen3-8b"')
+      expect(r.stderr).not.toContain('set "load: true"')
+      expect(r.stderr).toMatch(
+        /"qwen3-8b" is listed but (not loaded yet \("load: true" asks the server to load it\)|still loading)/
+      )
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('the simulator, a --model that carries workflow commands: none reaches stdout or stderr as one', async () => {
+    const port = await freePort()
+    const model = 'm\n::error title=pwned::owned\n::add-mask::x\n##[error]owned'
+    // it serves until stopped: stopped by SIGTERM once its log (0.5 s of start-up) is out
+    const r = await runCli(
+      ['simulate', '--engine', 'vllm', '--model', model, '--load', '500ms', '--port', String(port)],
+      3_000,
+      'SIGTERM'
+    )
+    expect(r.stdout).toContain('owned')
+    for (const text of [r.stdout, r.stderr]) {
+      expect(text).not.toMatch(/^\s*::/m)
+      expect(text).not.toContain('##[')
+    }
+  })
+
+  it('the simulator, --log-file /dev/full: one line naming the file and why, no stack trace, it ends', async () => {
+    const port = await freePort()
+    const r = await runCli([
+      'simulate',
+      '--engine',
+      'vllm',
+      '--model',
+      'm',
+      '--load',
+      '1s',
+      '--port',
+      String(port),
+      '--log-file',
+      '/dev/full'
+    ])
+    expect(r.killed).toBe(false)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/^wait-for-model: --log-file: cannot write "\/dev\/full" \(ENOSPC\)$/m)
+    expect(r.stderr).not.toMatch(/^\s+at /m)
+    expect(r.stderr).not.toContain('Error:')
   })
 })

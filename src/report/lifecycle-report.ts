@@ -33,8 +33,10 @@ export const partialMatchText = (model: string, id: string): string =>
   'give the exact id as "model", or set "model-match: exact" to refuse partial matches'
 
 /** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
-export const unloadedModelText = (id: string): string =>
-  `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`
+export const unloadedModelText = (id: string, loadAsked = false): string =>
+  loadAsked
+    ? `"${id}" is listed but not loaded yet ("load: true" asks the server to load it)`
+    : `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`
 
 /** A line of a report, with how loudly to say it. */
 export interface ReportLine {
