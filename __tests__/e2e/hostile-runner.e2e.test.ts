@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { closeSync, ftruncateSync, openSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort, simulate } from '../../src/simulator/server.js'
@@ -7,7 +7,7 @@ import { runAction } from '../../src/simulator/runner.js'
 import { procStat } from '../../src/server/proc.js'
 import { HANG_MS } from '../helpers/bounds.js'
 import { cli, hostileKit } from '../helpers/hostile-kit.js'
-import { entry, errors, type ProcessRun, savedServers, stateOf } from '../helpers/support.js'
+import { entry, errors, fakeServer, type ProcessRun, savedServers, stateOf } from '../helpers/support.js'
 
 /**
  * The runner's own files and the job's paths turned against the action, as a broken runner or an attacker would:
@@ -202,5 +202,87 @@ describe('smaller: what the log and the simulator say', () => {
     expect(r.stderr).toMatch(/^wait-for-model: --log-file: cannot write "\/dev\/full" \(ENOSPC\)$/m)
     expect(r.stderr).not.toMatch(/^\s+at /m)
     expect(r.stderr).not.toContain('Error:')
+  })
+})
+
+describe("the runner's own files full or not writable", () => {
+  /** A `start` that leaves a mark and its pid (the shell's, which `exec` hands to the server), then serves. */
+  const startLine = (port: number, mark: string): string =>
+    `echo $$ > ${mark}; exec node ${fakeServer} ${port} loads 300`
+  const notWritable = join(dir, 'state-is-a-directory')
+  mkdirSync(notWritable)
+
+  it.each([
+    ['GITHUB_STATE on a full disk (/dev/full)', '/dev/full', /\(ENOSPC\)/],
+    ['GITHUB_STATE that cannot be opened for writing (a directory)', notWritable, /\(EISDIR\)/]
+  ])('%s: one error line, and "start" is not run (nothing is left running)', async (_what, stateFile, says) => {
+    const port = await freePort()
+    const mark = join(dir, `started-${port}`)
+    const r = await run(
+      {
+        url: `http://127.0.0.1:${port}/v1/models`,
+        model: 'kimi',
+        start: startLine(port, mark),
+        'log-file': join(dir, `server-${port}.log`),
+        timeout: '10s',
+        interval: '200ms',
+        'history-file': ''
+      },
+      { GITHUB_STATE: stateFile }
+    )
+    const started = existsSync(mark) ? Number(readFileSync(mark, 'utf8')) : undefined
+    if (started !== undefined) box.pids.push(started)
+    measured(`runner file: ${_what}`, r)
+    expect(r.killed).toBe(false)
+    expect({ started, running: started !== undefined && alive(started) }).toEqual({
+      started: undefined,
+      running: false
+    })
+    const found = errors(r.stdout)
+    expect(found).toHaveLength(1)
+    expect(found[0]).toMatch(
+      /^::error title=Runner file cannot be written::The runner's file GITHUB_STATE .*cannot be written /
+    )
+    expect(found[0]).toMatch(says)
+    expect(found[0]).toContain('"start" was not run')
+    expect(r.stdout).not.toMatch(/^\s+at /m)
+    expect(r.code).toBe(1)
+  })
+
+  it('GITHUB_OUTPUT on a full disk: one error line; the state saved at the launch lets the job-end step stop the server', async () => {
+    const port = await freePort()
+    const mark = join(dir, `started-${port}`)
+    const r = await run(
+      {
+        url: `http://127.0.0.1:${port}/v1/models`,
+        model: 'kimi',
+        start: startLine(port, mark),
+        'log-file': join(dir, `server-${port}.log`),
+        timeout: '10s',
+        interval: '200ms',
+        'history-file': ''
+      },
+      { GITHUB_OUTPUT: '/dev/full' }
+    )
+    const started = Number(readFileSync(mark, 'utf8'))
+    box.pids.push(started)
+    measured('runner file: GITHUB_OUTPUT on a full disk', r)
+    expect(r.killed).toBe(false)
+    const found = errors(r.stdout)
+    expect(found).toHaveLength(1)
+    expect(found[0]).toMatch(
+      /^::error title=Runner file cannot be written::The runner's file GITHUB_OUTPUT \("\/dev\/full"\) cannot be written \(ENOSPC\)/
+    )
+    expect(r.stdout).not.toMatch(/^\s+at /m)
+    expect(r.code).toBe(1)
+    // the job-end step, given the state as the runner gives it, stops the server
+    expect(savedServers(r.state)).toMatchObject([{ kind: 'process', pid: started }])
+    expect(alive(started)).toBe(true)
+    const env: Record<string, string> = {}
+    for (const [name, value] of Object.entries(r.state)) env[`STATE_${name}`] = value
+    const p = await runAction({ entry: post, inputs: {}, env })
+    expect(p.code).toBe(0)
+    expect(p.stdout).toMatch(/Stopped the server's process group/)
+    expect(alive(started)).toBe(false)
   })
 })

@@ -2,7 +2,7 @@
  * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
  * `conclude`'s: this module only carries the conclusion out with the runner's commands.
  */
-import { cancelOnSignals } from '../runtime/halter.js'
+import { cancelOnSignals, type Halter } from '../runtime/halter.js'
 import { gate } from '../wait/gate.js'
 import { conclude } from '../wait/conclusion.js'
 import { carryOut } from '../wait/carry-out.js'
@@ -12,7 +12,7 @@ import {
   group,
   info,
   jobSummary,
-  saveState,
+  stateSaver,
   setFailed,
   setOutputs,
   setSecret,
@@ -30,8 +30,29 @@ import {
   INSECURE_TLS_WARNING,
   NOTE_TITLES,
   type NoteKind,
+  RUNNER_FILE_TITLE,
   UNEXPECTED_ERROR_TITLE
 } from '../report/annotation-titles.js'
+import {
+  outputsLostText,
+  runnerFileText,
+  stateKeptText,
+  stateLostStoppedText,
+  stateRefusedStartText,
+  stopLines,
+  summaryLostText
+} from '../report/lifecycle-report.js'
+import {
+  JOB_END_STATE_NAME,
+  jobEndState,
+  readJobEndState,
+  readServerEndState,
+  serverEndStates,
+  stopsAnyAtJobEnd
+} from '../server/job-end.js'
+import { savedServer } from '../wait/servers/kind.js'
+import { gpuSnapshot } from '../gpu/nvidia-smi.js'
+import type { ServerFacts } from '../facts/outcome.js'
 
 /**
  * An input as @actions/core's getInput reads it; one missing from the environment (outside a runner) takes its
@@ -61,6 +82,22 @@ export async function run(): Promise<void> {
     secrets = settings.secrets
     if (settings.insecureTls) note('warning', INSECURE_TLS_WARNING, 'insecure-tls')
 
+    // The job-end step stops what `start` launched by the state saved here, at once as each server is launched:
+    // a runner file that cannot take it refuses the start, as nothing could stop the server afterwards.
+    const saveNow = stopsAnyAtJobEnd(settings) ? await stateSaver() : undefined
+    const saveFails = (values: Record<string, string>): string | undefined => {
+      try {
+        saveNow?.(values)
+        return undefined
+      } catch (e) {
+        return runnerFileText('GITHUB_STATE', process.env.GITHUB_STATE, e)
+      }
+    }
+    const refused = saveFails({ [JOB_END_STATE_NAME]: JSON.stringify(settings.servers.map(() => null)) })
+    if (refused !== undefined) return setFailed(stateRefusedStartText(refused), RUNNER_FILE_TITLE)
+    const launched: Array<ServerFacts | undefined> = []
+    // whether the state of every server launched so far is saved: the latest launch's save says
+    let savedAtLaunch = false
     const outcome = await gate(settings, {
       clock: systemClock,
       // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
@@ -72,12 +109,22 @@ export async function run(): Promise<void> {
       warn: (line, what) => note('warning', line, what),
       notice: (line, what) => note('notice', line, what),
       cancel,
-      defaultHistory: defaultHistoryFile(process.env, 'action')
+      defaultHistory: defaultHistoryFile(process.env, 'action'),
+      launched: (i, facts) => {
+        launched[i] = facts
+        const state = jobEndState(serverEndStates(settings, (n) => launched[n]))
+        if (state !== undefined) savedAtLaunch = saveFails(state) === undefined
+      }
     })
 
     const concluded = conclude(outcome, settings)
     // The post step stops the server at the job end: it learns which one from the runner's state.
-    if (concluded.jobEndState !== undefined) await saveState(concluded.jobEndState)
+    const lost = concluded.jobEndState === undefined ? undefined : saveFails(concluded.jobEndState)
+    if (lost !== undefined && savedAtLaunch) annotate('warning', stateKeptText(lost), RUNNER_FILE_TITLE)
+    if (lost !== undefined && !savedAtLaunch && concluded.jobEndState !== undefined) {
+      await stopNow(concluded.jobEndState, cancel, say)
+      setFailed(stateLostStoppedText(lost), RUNNER_FILE_TITLE)
+    }
     await carryOut(
       concluded,
       settings,
@@ -92,8 +139,22 @@ export async function run(): Promise<void> {
         async outputs(values, summary) {
           // Registered for the steps after this one; this step's own lines were redacted as they were written.
           secrets.forEach(setSecret)
-          await setOutputs(values)
-          if (process.env.GITHUB_STEP_SUMMARY) await (await jobSummary()).addRaw(summary()).write()
+          await setOutputs(values).catch((e: unknown) =>
+            setFailed(outputsLostText(runnerFileText('GITHUB_OUTPUT', process.env.GITHUB_OUTPUT, e)), RUNNER_FILE_TITLE)
+          )
+          if (process.env.GITHUB_STEP_SUMMARY)
+            await (
+              await jobSummary()
+            )
+              .addRaw(summary())
+              .write()
+              .catch((e: unknown) =>
+                annotate(
+                  'warning',
+                  summaryLostText(runnerFileText('GITHUB_STEP_SUMMARY', process.env.GITHUB_STEP_SUMMARY, e)),
+                  RUNNER_FILE_TITLE
+                )
+              )
         },
         verdict: ({ kind, message, title }) =>
           kind === 'warn'
@@ -107,4 +168,25 @@ export async function run(): Promise<void> {
   } finally {
     release()
   }
+}
+
+/** The servers of this state stopped now, as the job-end step would, their stops said in the log. */
+async function stopNow(
+  state: Record<string, string>,
+  cancel: Halter<NodeJS.Signals>,
+  say: (line: string) => void
+): Promise<void> {
+  const entries = readJobEndState((name) => state[name] ?? '')
+  await Promise.all(
+    entries.map(async (entry, i) => {
+      const saved = readServerEndState(entry, i)
+      if (saved === undefined) return
+      const end = await savedServer(saved).stop({
+        clock: systemClock,
+        gpu: () => gpuSnapshot({ timeoutMs: 5_000, signal: cancel.signal }),
+        cancel: cancel.signal
+      })
+      for (const line of stopLines(end.record)) say(line.text)
+    })
+  )
 }
