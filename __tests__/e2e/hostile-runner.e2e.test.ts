@@ -1,5 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort, simulate } from '../../src/simulator/server.js'
@@ -247,6 +256,43 @@ describe("the runner's own files full or not writable", () => {
     expect(found[0]).toContain('"start" was not run')
     expect(r.stdout).not.toMatch(/^\s+at /m)
     expect(r.code).toBe(1)
+  })
+
+  it('GITHUB_STATE that fills up once the server runs: the server is stopped at once, one error line', async () => {
+    const port = await freePort()
+    const mark = join(dir, `started-${port}`)
+    // the disk is full once an earlier step's state and the first few bytes are in: a 1 KiB file size limit
+    const state = join(dir, `state-${port}`)
+    writeFileSync(state, `earlier<<EOF\n${'x'.repeat(680)}\nEOF\n`)
+    const node = join(dir, 'node-with-1-kib-files')
+    // bash counts the limit in KiB (sh may count in 512-byte blocks)
+    writeFileSync(node, `#!/bin/bash\nulimit -f 1\nexec "${process.execPath}" "$@"\n`)
+    chmodSync(node, 0o755)
+    const r = await runAction({
+      entry,
+      node,
+      inputs: {
+        url: `http://127.0.0.1:${port}/v1/models`,
+        model: 'kimi',
+        start: startLine(port, mark),
+        timeout: '60s',
+        interval: '200ms',
+        'history-file': ''
+      },
+      env: { GITHUB_STATE: state }
+    })
+    const started = Number(readFileSync(mark, 'utf8'))
+    box.pids.push(started)
+    // one line says why; the wait's own end (the server exited) and the outputs, over the limit too, have theirs
+    expect(errors(r.stdout)).toContainEqual(
+      expect.stringMatching(
+        /^::error title=Runner file cannot be written::The runner's file GITHUB_STATE .* cannot be written \(EFBIG\): the job-end step could not stop the server "start" launched, so it was stopped now$/
+      )
+    )
+    // at once: long before the wait's 60 s
+    expect(r.wallMs).toBeLessThan(30_000)
+    expect(r.stdout).not.toMatch(/^\s+at /m)
+    expect(alive(started)).toBe(false)
   })
 
   it('GITHUB_OUTPUT on a full disk: one error line; the state saved at the launch lets the job-end step stop the server', async () => {

@@ -96,8 +96,10 @@ export async function run(): Promise<void> {
     const refused = saveFails({ [JOB_END_STATE_NAME]: JSON.stringify(settings.servers.map(() => null)) })
     if (refused !== undefined) return setFailed(stateRefusedStartText(refused), RUNNER_FILE_TITLE)
     const launched: Array<ServerFacts | undefined> = []
-    // whether the state of every server launched so far is saved: the latest launch's save says
-    let savedAtLaunch = false
+    // a server whose state the runner's file refused: nothing could stop it after this step, so it is stopped now
+    // (the wait then ends on its exit), and why is said once the wait is over
+    const stops: Array<Promise<void>> = []
+    let unsaved: string | undefined
     const outcome = await gate(settings, {
       clock: systemClock,
       // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
@@ -113,18 +115,20 @@ export async function run(): Promise<void> {
       launched: (i, facts) => {
         launched[i] = facts
         const state = jobEndState(serverEndStates(settings, (n) => launched[n]))
-        if (state !== undefined) savedAtLaunch = saveFails(state) === undefined
+        const lost = state === undefined ? undefined : saveFails(state)
+        if (lost === undefined) return
+        unsaved = lost
+        const own = jobEndState(serverEndStates(settings, (n) => (n === i ? facts : undefined)))
+        if (own !== undefined) stops.push(stopNow(own, cancel, say))
       }
     })
 
     const concluded = conclude(outcome, settings)
     // The post step stops the server at the job end: it learns which one from the runner's state.
     const lost = concluded.jobEndState === undefined ? undefined : saveFails(concluded.jobEndState)
-    if (lost !== undefined && savedAtLaunch) annotate('warning', stateKeptText(lost), RUNNER_FILE_TITLE)
-    if (lost !== undefined && !savedAtLaunch && concluded.jobEndState !== undefined) {
-      await stopNow(concluded.jobEndState, cancel, say)
-      setFailed(stateLostStoppedText(lost), RUNNER_FILE_TITLE)
-    }
+    await Promise.all(stops)
+    if (unsaved !== undefined) setFailed(stateLostStoppedText(unsaved), RUNNER_FILE_TITLE)
+    else if (lost !== undefined) annotate('warning', stateKeptText(lost), RUNNER_FILE_TITLE)
     await carryOut(
       concluded,
       settings,
