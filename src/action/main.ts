@@ -53,6 +53,7 @@ import {
 import { savedServer } from '../wait/servers/kind.js'
 import { gpuSnapshot } from '../gpu/nvidia-smi.js'
 import type { ServerFacts } from '../facts/outcome.js'
+import type { Settings } from '../inputs/settings.js'
 
 /**
  * An input as @actions/core's getInput reads it; one missing from the environment (outside a runner) takes its
@@ -95,11 +96,7 @@ export async function run(): Promise<void> {
     }
     const refused = saveFails({ [JOB_END_STATE_NAME]: JSON.stringify(settings.servers.map(() => null)) })
     if (refused !== undefined) return setFailed(stateRefusedStartText(refused), RUNNER_FILE_TITLE)
-    const launched: Array<ServerFacts | undefined> = []
-    // a server whose state the runner's file refused: nothing could stop it after this step, so it is stopped now
-    // (the wait then ends on its exit), and why is said once the wait is over
-    const stops: Array<Promise<void>> = []
-    let unsaved: string | undefined
+    const launches = launchStates(settings, saveFails, (state) => stopNow(state, cancel, say))
     const outcome = await gate(settings, {
       clock: systemClock,
       // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
@@ -112,21 +109,13 @@ export async function run(): Promise<void> {
       notice: (line, what) => note('notice', line, what),
       cancel,
       defaultHistory: defaultHistoryFile(process.env, 'action'),
-      launched: (i, facts) => {
-        launched[i] = facts
-        const state = jobEndState(serverEndStates(settings, (n) => launched[n]))
-        const lost = state === undefined ? undefined : saveFails(state)
-        if (lost === undefined) return
-        unsaved = lost
-        const own = jobEndState(serverEndStates(settings, (n) => (n === i ? facts : undefined)))
-        if (own !== undefined) stops.push(stopNow(own, cancel, say))
-      }
+      launched: launches.launched
     })
 
     const concluded = conclude(outcome, settings)
     // The post step stops the server at the job end: it learns which one from the runner's state.
     const lost = concluded.jobEndState === undefined ? undefined : saveFails(concluded.jobEndState)
-    await Promise.all(stops)
+    const unsaved = await launches.settled()
     if (unsaved !== undefined) setFailed(stateLostStoppedText(unsaved), RUNNER_FILE_TITLE)
     else if (lost !== undefined) annotate('warning', stateKeptText(lost), RUNNER_FILE_TITLE)
     await carryOut(
@@ -171,6 +160,49 @@ export async function run(): Promise<void> {
     else setFailed(redact(`Unexpected error: ${(e as Error).stack ?? String(e)}`, secrets), UNEXPECTED_ERROR_TITLE)
   } finally {
     release()
+  }
+}
+
+/**
+ * The job-end state saved as servers are launched: once for the launches of one tick (a fleet's are launched
+ * together; a list of 1000 saved 1000 times would be 150 MB), before any wait goes on. A server whose state the
+ * runner's file refused could be stopped by nothing after this step: it is stopped now, and the wait ends on its
+ * exit. `settled` waits for those stops and says why the state was refused, if it was.
+ */
+function launchStates(
+  settings: Settings,
+  saveFails: (values: Record<string, string>) => string | undefined,
+  stop: (state: Record<string, string>) => Promise<void>
+): { launched(i: number, facts: ServerFacts): void; settled(): Promise<string | undefined> } {
+  const launched: Array<ServerFacts | undefined> = []
+  // the servers whose state was saved, or that are being stopped for want of it
+  const handled = new Set<number>()
+  const stops: Array<Promise<void>> = []
+  let unsaved: string | undefined
+  let pending = false
+  const save = (): void => {
+    pending = false
+    const state = jobEndState(serverEndStates(settings, (n) => launched[n]))
+    const lost = state === undefined ? undefined : saveFails(state)
+    if (lost !== undefined) unsaved = lost
+    launched.forEach((facts, n) => {
+      if (facts === undefined || handled.has(n)) return
+      handled.add(n)
+      const own =
+        lost === undefined ? undefined : jobEndState(serverEndStates(settings, (m) => (m === n ? facts : undefined)))
+      if (own !== undefined) stops.push(stop(own))
+    })
+  }
+  return {
+    launched: (i, facts) => {
+      launched[i] = facts
+      if (!pending) process.nextTick(save)
+      pending = true
+    },
+    settled: async () => {
+      await Promise.all(stops)
+      return unsaved
+    }
   }
 }
 
