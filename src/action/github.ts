@@ -15,27 +15,39 @@ export const jobSummary = async (): Promise<typeof import('../../node_modules/@a
 export const setOutputs = (outputs: Record<string, string>): Promise<void> =>
   writeFileCommand('OUTPUT', 'set-output', outputs)
 
-/** As core.saveState for each value: the GITHUB_STATE file (the post step's `STATE_<name>`), or `save-state`. */
-export const saveState = (values: Record<string, string>): Promise<void> =>
-  writeFileCommand('STATE', 'save-state', values)
+/**
+ * As core.saveState for each value (the GITHUB_STATE file, the post step's `STATE_<name>`, or `save-state`), but
+ * written at once, no await between a launch and its state: core's file writer is loaded by this call, beforehand.
+ */
+export const stateSaver = (): Promise<(values: Record<string, string>) => void> =>
+  fileCommandWriter('STATE', 'save-state')
 
-/** Core's file writer brings node:crypto (for its delimiters): loaded only once the wait is over. */
+/** Core's file writer brings node:crypto (for its delimiters): loaded only once needed. */
 async function writeFileCommand(
   file: 'OUTPUT' | 'STATE',
   command: string,
   values: Record<string, string>
 ): Promise<void> {
-  if (!process.env[`GITHUB_${file}`]) {
-    for (const [name, value] of Object.entries(values)) {
-      process.stdout.write(EOL)
-      issueCommand(command, { name }, value)
+  ;(await fileCommandWriter(file, command))(values)
+}
+
+async function fileCommandWriter(
+  file: 'OUTPUT' | 'STATE',
+  command: string
+): Promise<(values: Record<string, string>) => void> {
+  if (!process.env[`GITHUB_${file}`])
+    return (values) => {
+      for (const [name, value] of Object.entries(values)) {
+        process.stdout.write(EOL)
+        issueCommand(command, { name }, value)
+      }
     }
-    return
-  }
   const { issueFileCommand, prepareKeyValueMessage } = await import(
     /* webpackMode: "eager" */ '../../node_modules/@actions/core/lib/file-command.js'
   )
-  for (const [name, value] of Object.entries(values)) issueFileCommand(file, prepareKeyValueMessage(name, value))
+  return (values) => {
+    for (const [name, value] of Object.entries(values)) issueFileCommand(file, prepareKeyValueMessage(name, value))
+  }
 }
 
 /** As core.setSecret. */

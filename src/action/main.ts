@@ -2,7 +2,7 @@
  * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
  * `conclude`'s: this module only carries the conclusion out with the runner's commands.
  */
-import { cancelOnSignals } from '../runtime/halter.js'
+import { cancelOnSignals, type Halter } from '../runtime/halter.js'
 import { gate } from '../wait/gate.js'
 import { conclude } from '../wait/conclusion.js'
 import { carryOut } from '../wait/carry-out.js'
@@ -12,7 +12,7 @@ import {
   group,
   info,
   jobSummary,
-  saveState,
+  stateSaver,
   setFailed,
   setOutputs,
   setSecret,
@@ -30,8 +30,30 @@ import {
   INSECURE_TLS_WARNING,
   NOTE_TITLES,
   type NoteKind,
+  RUNNER_FILE_TITLE,
   UNEXPECTED_ERROR_TITLE
 } from '../report/annotation-titles.js'
+import {
+  outputsLostText,
+  runnerFileText,
+  stateKeptText,
+  stateLostStoppedText,
+  stateRefusedStartText,
+  stopLines,
+  summaryLostText
+} from '../report/lifecycle-report.js'
+import {
+  JOB_END_STATE_NAME,
+  jobEndState,
+  readJobEndState,
+  readServerEndState,
+  serverEndStates,
+  stopsAnyAtJobEnd
+} from '../server/job-end.js'
+import { savedServer } from '../wait/servers/kind.js'
+import { gpuSnapshot } from '../gpu/nvidia-smi.js'
+import type { ServerFacts } from '../facts/outcome.js'
+import type { Settings } from '../inputs/settings.js'
 
 /**
  * An input as @actions/core's getInput reads it; one missing from the environment (outside a runner) takes its
@@ -61,6 +83,20 @@ export async function run(): Promise<void> {
     secrets = settings.secrets
     if (settings.insecureTls) note('warning', INSECURE_TLS_WARNING, 'insecure-tls')
 
+    // The job-end step stops what `start` launched by the state saved here, at once as each server is launched:
+    // a runner file that cannot take it refuses the start, as nothing could stop the server afterwards.
+    const saveNow = stopsAnyAtJobEnd(settings) ? await stateSaver() : undefined
+    const saveFails = (values: Record<string, string>): string | undefined => {
+      try {
+        saveNow?.(values)
+        return undefined
+      } catch (e) {
+        return runnerFileText('GITHUB_STATE', process.env.GITHUB_STATE, e)
+      }
+    }
+    const refused = saveFails({ [JOB_END_STATE_NAME]: JSON.stringify(settings.servers.map(() => null)) })
+    if (refused !== undefined) return setFailed(stateRefusedStartText(refused), RUNNER_FILE_TITLE)
+    const launches = launchStates(settings, saveFails, (state) => stopNow(state, cancel, say))
     const outcome = await gate(settings, {
       clock: systemClock,
       // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
@@ -72,12 +108,16 @@ export async function run(): Promise<void> {
       warn: (line, what) => note('warning', line, what),
       notice: (line, what) => note('notice', line, what),
       cancel,
-      defaultHistory: defaultHistoryFile(process.env, 'action')
+      defaultHistory: defaultHistoryFile(process.env, 'action'),
+      launched: launches.launched
     })
 
     const concluded = conclude(outcome, settings)
     // The post step stops the server at the job end: it learns which one from the runner's state.
-    if (concluded.jobEndState !== undefined) await saveState(concluded.jobEndState)
+    const lost = concluded.jobEndState === undefined ? undefined : saveFails(concluded.jobEndState)
+    const unsaved = await launches.settled()
+    if (unsaved !== undefined) setFailed(stateLostStoppedText(unsaved), RUNNER_FILE_TITLE)
+    else if (lost !== undefined) annotate('warning', stateKeptText(lost), RUNNER_FILE_TITLE)
     await carryOut(
       concluded,
       settings,
@@ -92,8 +132,22 @@ export async function run(): Promise<void> {
         async outputs(values, summary) {
           // Registered for the steps after this one; this step's own lines were redacted as they were written.
           secrets.forEach(setSecret)
-          await setOutputs(values)
-          if (process.env.GITHUB_STEP_SUMMARY) await (await jobSummary()).addRaw(summary()).write()
+          await setOutputs(values).catch((e: unknown) =>
+            setFailed(outputsLostText(runnerFileText('GITHUB_OUTPUT', process.env.GITHUB_OUTPUT, e)), RUNNER_FILE_TITLE)
+          )
+          if (process.env.GITHUB_STEP_SUMMARY)
+            await (
+              await jobSummary()
+            )
+              .addRaw(summary())
+              .write()
+              .catch((e: unknown) =>
+                annotate(
+                  'warning',
+                  summaryLostText(runnerFileText('GITHUB_STEP_SUMMARY', process.env.GITHUB_STEP_SUMMARY, e)),
+                  RUNNER_FILE_TITLE
+                )
+              )
         },
         verdict: ({ kind, message, title }) =>
           kind === 'warn'
@@ -107,4 +161,68 @@ export async function run(): Promise<void> {
   } finally {
     release()
   }
+}
+
+/**
+ * The job-end state saved as servers are launched: once for the launches of one tick (a fleet's are launched
+ * together; a list of 1000 saved 1000 times would be 150 MB), before any wait goes on. A server whose state the
+ * runner's file refused could be stopped by nothing after this step: it is stopped now, and the wait ends on its
+ * exit. `settled` waits for those stops and says why the state was refused, if it was.
+ */
+function launchStates(
+  settings: Settings,
+  saveFails: (values: Record<string, string>) => string | undefined,
+  stop: (state: Record<string, string>) => Promise<void>
+): { launched(i: number, facts: ServerFacts): void; settled(): Promise<string | undefined> } {
+  const launched: Array<ServerFacts | undefined> = []
+  // the servers whose state was saved, or that are being stopped for want of it
+  const handled = new Set<number>()
+  const stops: Array<Promise<void>> = []
+  let unsaved: string | undefined
+  let pending = false
+  const save = (): void => {
+    pending = false
+    const state = jobEndState(serverEndStates(settings, (n) => launched[n]))
+    const lost = state === undefined ? undefined : saveFails(state)
+    if (lost !== undefined) unsaved = lost
+    launched.forEach((facts, n) => {
+      if (facts === undefined || handled.has(n)) return
+      handled.add(n)
+      const own =
+        lost === undefined ? undefined : jobEndState(serverEndStates(settings, (m) => (m === n ? facts : undefined)))
+      if (own !== undefined) stops.push(stop(own))
+    })
+  }
+  return {
+    launched: (i, facts) => {
+      launched[i] = facts
+      if (!pending) process.nextTick(save)
+      pending = true
+    },
+    settled: async () => {
+      await Promise.all(stops)
+      return unsaved
+    }
+  }
+}
+
+/** The servers of this state stopped now, as the job-end step would, their stops said in the log. */
+async function stopNow(
+  state: Record<string, string>,
+  cancel: Halter<NodeJS.Signals>,
+  say: (line: string) => void
+): Promise<void> {
+  const entries = readJobEndState((name) => state[name] ?? '')
+  await Promise.all(
+    entries.map(async (entry, i) => {
+      const saved = readServerEndState(entry, i)
+      if (saved === undefined) return
+      const end = await savedServer(saved).stop({
+        clock: systemClock,
+        gpu: () => gpuSnapshot({ timeoutMs: 5_000, signal: cancel.signal }),
+        cancel: cancel.signal
+      })
+      for (const line of stopLines(end.record)) say(line.text)
+    })
+  )
 }

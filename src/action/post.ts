@@ -17,6 +17,7 @@ import {
   stopLines
 } from '../report/lifecycle-report.js'
 import { logTailTitle } from '../report/markdown.js'
+import { summaryBudget, summaryTail } from '../report/summary.js'
 import { JobEndStateError, readJobEndState, readServerEndState } from '../server/job-end.js'
 import type { JobEnd } from '../server/stop.js'
 import { type SavedServer, savedServer } from '../wait/servers/kind.js'
@@ -67,6 +68,8 @@ async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // of two servers never mix.
   let said = Promise.resolve()
   const say = (telling: () => Promise<void>): Promise<void> => (said = said.then(telling))
+  // the step's summary is every server's section: together under GitHub's 1 MiB, however many and however long
+  const summaryPart = summaryBudget()
   /** Server `i`: the main step's entry for it, read back, handed to the stop of its kind. */
   const stopOne = async (i: number): Promise<void> => {
     let server: SavedServer | undefined
@@ -87,7 +90,7 @@ async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         gpu: () => gpuSnapshot({ env, timeoutMs: 5_000, signal: cancel.signal }),
         cancel: cancel.signal
       })
-      await say(() => tell(end, env, cancel.halted, member))
+      await say(() => tell(end, env, summaryPart, cancel.halted, member))
     } catch (e) {
       annotate('warning', jobEndErrorText(server.pid, (e as Error).message))
     }
@@ -112,6 +115,7 @@ const STOPS_AT_ONCE = 16
 async function tell(
   end: JobEnd,
   env: NodeJS.ProcessEnv,
+  summaryPart: (part: string) => string,
   cancelledBy?: NodeJS.Signals,
   member?: FleetMember
 ): Promise<void> {
@@ -130,11 +134,16 @@ async function tell(
       info
     )
   // the stop is done and said: a summary that cannot be written is no failure to stop
-  if (env.GITHUB_STEP_SUMMARY)
+  const section = env.GITHUB_STEP_SUMMARY ? summaryPart(jobEndSummary(shortTail(end), cancelledBy, member)) : ''
+  if (section !== '')
     await (
       await jobSummary()
     )
-      .addRaw(jobEndSummary(end, cancelledBy, member))
+      .addRaw(section)
       .write()
       .catch((e: Error) => annotate('warning', jobEndSummaryErrorText(e.message)))
 }
+
+/** The stop with as much of its log's tail as a summary shows of one server (the log gets it whole). */
+const shortTail = (end: JobEnd): JobEnd =>
+  end.logTail === undefined ? end : { ...end, logTail: summaryTail(end.logTail) }

@@ -8,6 +8,8 @@ export interface Expectation {
   status: StatusSet
   /** `exact`: a listed id that only contains `model` is not it (`model-match`); `auto` when not given. */
   modelMatch?: ModelMatchMode
+  /** `load: true`: a model listed but not loaded is asked to load, not advised about. */
+  load?: boolean
 }
 
 /** What an answer must be for these settings to call it ready. */
@@ -16,7 +18,8 @@ export const expectation = (s: Settings): Expectation => ({
   match: s.match,
   matchRegex: s.matchRegex,
   status: s.status,
-  modelMatch: s.modelMatch
+  modelMatch: s.modelMatch,
+  load: s.load
 })
 
 export type Reason =
@@ -119,7 +122,7 @@ type Missing =
   /** `partial`: a listed id that contains `model`, refused by `model-match: exact`. */
   | { what: 'model'; model: string; partial?: string }
   | { what: 'model-loaded'; id: string; loading: string }
-  | { what: 'model-unloaded'; id: string }
+  | { what: 'model-unloaded'; id: string; loadAsked?: boolean }
   | { what: 'match'; match: string }
   /** `pattern`: `match` as a regular expression, as its words show it (`/ready/i`). */
   | { what: 'match-regex'; pattern: string }

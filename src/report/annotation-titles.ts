@@ -34,3 +34,4 @@ export const NOTE_TITLES: Readonly<Record<NoteKind, string>> = {
 export const failureTitle = (reason: string): string => `Model server not ready (${reason})`
 export const INPUT_ERROR_TITLE = 'Invalid input'
 export const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly'
+export const RUNNER_FILE_TITLE = 'Runner file cannot be written'

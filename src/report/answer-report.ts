@@ -129,7 +129,7 @@ function missingWords(
     case 'model-loaded':
       return `"${missing.id}" is listed but still loading (${missing.loading})`
     case 'model-unloaded':
-      return unloadedModelText(missing.id)
+      return unloadedModelText(missing.id, missing.loadAsked === true)
     case 'match':
       return `the body does not contain "${missing.match}"`
     case 'match-regex-in-time':

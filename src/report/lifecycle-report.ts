@@ -33,8 +33,10 @@ export const partialMatchText = (model: string, id: string): string =>
   'give the exact id as "model", or set "model-match: exact" to refuse partial matches'
 
 /** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
-export const unloadedModelText = (id: string): string =>
-  `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`
+export const unloadedModelText = (id: string, loadAsked = false): string =>
+  loadAsked
+    ? `"${id}" is listed but not loaded yet ("load: true" asks the server to load it)`
+    : `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`
 
 /** A line of a report, with how loudly to say it. */
 export interface ReportLine {
@@ -342,3 +344,27 @@ const AT: Record<CancelStage, string> = {
 /** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
 export const cancelledText = (signal: string, stage: CancelStage): string =>
   `the job was cancelled (${signal}) ${AT[stage]}`
+
+/** A file the runner gave the step (GITHUB_STATE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) that a write failed on. */
+export const runnerFileText = (variable: string, path: string | undefined, e: unknown): string =>
+  `The runner's file ${variable}${path ? ` ("${printable(path)}")` : ''} cannot be written ` +
+  `(${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`
+
+/** GITHUB_STATE refused the state before `start` ran: nothing was launched that nothing could stop. */
+export const stateRefusedStartText = (file: string): string =>
+  `${file}: "start" was not run, as the job-end step could not have stopped the server it launches ` +
+  '(free space on the runner, or make the file writable)'
+
+/** GITHUB_STATE refused the state of a server `start` launched: it is stopped now, as the job-end step cannot. */
+export const stateLostStoppedText = (file: string): string =>
+  `${file}: the job-end step could not stop the server "start" launched, so it was stopped now`
+
+/** GITHUB_STATE refused the state after the wait: what was saved at the launch still stops the server. */
+export const stateKeptText = (file: string): string =>
+  `${file} after the wait: the job-end step stops the server by the state saved when it was launched`
+
+/** GITHUB_OUTPUT refused the outputs. */
+export const outputsLostText = (file: string): string => `${file}: the step's outputs (ready, reason, …) are not set`
+
+/** GITHUB_STEP_SUMMARY refused the summary. */
+export const summaryLostText = (file: string): string => `${file}: the job summary is not written`

@@ -3,10 +3,20 @@
  * be a regular file; a new one is created exclusively, under a random name where a name would be predictable. A link
  * planted at our path in a shared folder (a runner's tool cache, /tmp) fails the open instead of redirecting it.
  */
-import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, type Stats, writeSync } from 'node:fs'
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  readSync,
+  type Stats,
+  writeSync
+} from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = constants
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = constants
 
 export class SymlinkRefused extends Error {
   constructor(readonly path: string) {
@@ -69,4 +79,28 @@ export function notRegularFile(stat: Stats): string | undefined {
   if (stat.isBlockDevice()) return 'a block device'
   if (stat.isSocket()) return 'a socket'
   return 'not a regular file'
+}
+
+/**
+ * A small file another process wrote (a pid file), read whole: opened without blocking (a FIFO would block, deaf to
+ * signals), only a regular file (a device never ends), and at most `maxBytes` (a sparse file can claim gigabytes).
+ * Throws an Error whose message says why, in words.
+ */
+export function readSmallFile(path: string, maxBytes: number): string {
+  const fd = openSync(path, O_RDONLY | O_NONBLOCK)
+  try {
+    const stat = fstatSync(fd)
+    const kind = notRegularFile(stat)
+    if (kind !== undefined) throw new Error(`it is ${kind}, not a regular file`)
+    if (stat.size > maxBytes) throw new Error(`it is ${stat.size} bytes; at most ${maxBytes} are read`)
+    const buffer = Buffer.alloc(maxBytes + 1)
+    let length = 0
+    // it may grow while read: never past the bound
+    for (let n = 1; n > 0 && length <= maxBytes; length += n)
+      n = readSync(fd, buffer, length, buffer.length - length, length)
+    if (length > maxBytes) throw new Error(`it holds more than ${maxBytes} bytes`)
+    return buffer.toString('utf8', 0, length)
+  } finally {
+    closeSync(fd)
+  }
 }

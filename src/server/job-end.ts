@@ -47,7 +47,8 @@ interface LaunchedFacts {
 }
 
 /** The state's one name, as the runner passes it back: `STATE_servers`. */
-const NAME = 'servers'
+export const JOB_END_STATE_NAME = 'servers'
+const NAME = JOB_END_STATE_NAME
 /** As many as `url` may have lines. */
 const MAX_SERVERS = 1000
 
@@ -71,7 +72,23 @@ export function serverEndState(settings: StopSettings, server: LaunchedFacts | u
   return { kind: 'process', pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines }
 }
 
-/** The state to save after the wait (each server's entry, in order), or undefined when no server has one. */
+/** Each server's entry, in the order of the `url` lines, from what is known of each so far (undefined: not launched). */
+export function serverEndStates(
+  settings: Pick<Settings, 'servers' | 'stop' | 'stopTimeoutMs' | 'logLines'>,
+  facts: (i: number) => LaunchedFacts | undefined
+): Array<ServerEndState | undefined> {
+  const { stop, stopTimeoutMs, logLines } = settings
+  return settings.servers.map(({ start, container }, i) =>
+    serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i))
+  )
+}
+
+/** Whether some server, once launched, is this job's to stop: its state must then be saved as soon as it runs. */
+export const stopsAnyAtJobEnd = (
+  settings: Pick<Settings, 'servers' | 'stop' | 'stopTimeoutMs' | 'logLines'>
+): boolean => serverEndStates(settings, () => ({ pid: 1, container: 'any' })).some((s) => s !== undefined)
+
+/** The state to save (each server's entry, in order), or undefined when no server has one. */
 export function jobEndState(servers: ReadonlyArray<ServerEndState | undefined>): Record<string, string> | undefined {
   if (servers.every((s) => s === undefined)) return undefined
   return { [NAME]: JSON.stringify(servers.map((s) => s ?? null)) }

@@ -1,6 +1,6 @@
 /** The model server as a process: launched by `start` or found by `pid`, watched until it exits, left running. */
 import { closeSync, constants, existsSync, fstatSync, mkdirSync, readFileSync } from 'node:fs'
-import { createOwn, openOwn } from '../runtime/own-files.js'
+import { createOwn, openOwn, readSmallFile } from '../runtime/own-files.js'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { printable } from '../runtime/text.js'
@@ -167,15 +167,19 @@ export function attachServer(pid: number, clock: Clock, pollMs = 250): ServerPro
   }
 }
 
-/** Reads `pid` when it names a file. */
+/** A pid file holds one number and a newline: anything larger is not one. */
+const PID_FILE_MAX_BYTES = 4096
+
+/** Reads `pid` when it names a file: a regular file only, of a few bytes, read without blocking. */
 export function resolvePid(spec: { pid: number } | { file: string }): number {
   if ('pid' in spec) return spec.pid
   let text: string
   try {
-    text = readFileSync(spec.file, 'utf8').trim()
+    text = readSmallFile(spec.file, PID_FILE_MAX_BYTES).trim()
   } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message
     throw new InputError('pid', {
-      problem: `could not read "${printable(spec.file)}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      problem: `could not read "${printable(spec.file)}" (${why})`,
       form: PID_FORM
     })
   }

@@ -82,7 +82,11 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
     // `model-match: exact`: an id that only contains the name is some other model (kimi-k2 in kimi-k2.5-int4)
     if (matchKind(match.how) === 'partial' && expect.modelMatch === 'exact')
       return waiting({ what: 'model', model: expect.model, partial: found.id })
-    if (found.unloaded) return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' }
+    if (found.unloaded)
+      return {
+        ...waiting({ what: 'model-unloaded', id: found.id, ...(expect.load === true ? { loadAsked: true } : {}) }),
+        modelState: 'unloaded'
+      }
     if (found.loading !== undefined)
       return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' }
     modelId = found.id

@@ -3,7 +3,7 @@ import { expectation } from '../facts/answer.js'
 import type { GateOutcome } from '../facts/outcome.js'
 import { smokeProblemMessage } from '../report/smoke-report.js'
 import type { Settings } from '../inputs/settings.js'
-import { jobEndState, serverEndState } from '../server/job-end.js'
+import { jobEndState, serverEndStates } from '../server/job-end.js'
 import type { ReportContext } from '../report/progress.js'
 import { failureMessage } from '../report/failure.js'
 import { failureTitle, NOTE_TITLES } from '../report/annotation-titles.js'
@@ -106,12 +106,7 @@ export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusi
 
 /** What the job-end step stops: each server's entry, its facts from its own result (a fleet's) or the outcome's. */
 function serversEndState(settings: Settings, outcome: GateOutcome): Record<string, string> | undefined {
-  const { servers, stop, stopTimeoutMs, logLines } = settings
   const facts = (i: number): GateOutcome['server'] =>
-    servers.length === 1 ? outcome.server : outcome.results[i].server
-  return jobEndState(
-    servers.map(({ start, container }, i) =>
-      serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i))
-    )
-  )
+    settings.servers.length === 1 ? outcome.server : outcome.results[i].server
+  return jobEndState(serverEndStates(settings, facts))
 }

@@ -10,7 +10,7 @@ import type { ReadinessPace } from './engine-readiness.js'
 import type { Halt } from '../facts/halt.js'
 import type { TrackerEvent } from '../startup/phases.js'
 import type { Halter } from '../runtime/halter.js'
-import type { TargetOutcome } from '../facts/outcome.js'
+import type { ServerFacts, TargetOutcome } from '../facts/outcome.js'
 
 export interface GateDeps {
   clock: Clock
@@ -31,6 +31,8 @@ export interface GateDeps {
   defaultHistory?: { path?: string; notice?: string }
   /** `wait-for-model check`: one probe per endpoint within its `timeout`, no port watch, no second probe. */
   once?: boolean
+  /** Told at once when server `i` (of the `url` lines' order) is launched, before its wait: what it is known by. */
+  launched?(i: number, facts: ServerFacts): void
 }
 
 /** The deps with their defaults resolved, once. */

@@ -21,7 +21,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
   const { servers } = settings
   const fleet = servers.length > 1
   const serverDeps = servers.map((server) => (fleet ? prefixed(deps, server.targets[0].url) : deps))
-  const kinds = servers.map((server, i) => kindOf(server, settings, serverDeps[i]))
+  const kinds = servers.map((server, i) => told(kindOf(server, settings, serverDeps[i]), i, deps))
   // Every server's pre-flight before any starts: a port already held, or GPUs taken with `gpu-check: fail`,
   // refuses the whole wait, and nothing is started.
   const looked = await Promise.allSettled(kinds.map((kind) => kind.preflight()))
@@ -69,6 +69,20 @@ function kindOf(server: Server, settings: Settings, deps: Deps): ServerKind {
   if (server.start !== undefined || server.pid !== undefined || server.logFile !== undefined)
     return processServer(server, settings, deps)
   return noServer(settings, deps)
+}
+
+/** A kind whose launch is told to the front end at once (the action saves what the job-end step stops it by). */
+function told(kind: ServerKind, i: number, deps: Deps): ServerKind {
+  const launched = deps.launched
+  if (launched === undefined) return kind
+  return {
+    ...kind,
+    launch: () => {
+      const server = kind.launch()
+      if (server.facts !== undefined) launched(i, server.facts)
+      return server
+    }
+  }
 }
 
 /** The deps of one server of a fleet: its lines start with its URL. */

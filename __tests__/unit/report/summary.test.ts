@@ -1,4 +1,4 @@
-import { summaryMarkdown } from '../../../src/report/summary.js'
+import { summaryBudget, summaryMarkdown, summaryTail } from '../../../src/report/summary.js'
 import type { GateOutcome } from '../../../src/facts/outcome.js'
 
 describe('summaryMarkdown', () => {
@@ -107,5 +107,25 @@ describe('the job summary of a smoke test', () => {
     expect(md).toContain(
       "| Smoke test | ⚠️ The smoke test could not measure throughput: the engine's stream said: CUDA out of memory &lt;img src=x&gt; \\*\\*now\\*\\*. |"
     )
+  })
+})
+
+describe('summaryBudget and summaryTail', () => {
+  it('gives each part what the parts before it left, says once that the rest is left out, then gives nothing', () => {
+    const part = summaryBudget(10_000)
+    const section = `${'line of a section\n'.repeat(300)}`
+    const written = [part(section), part(section), part(section)]
+    expect(written[0]).toBe(section)
+    expect(written[1]).toMatch(/the rest of this summary is left out/)
+    expect(written[2]).toBe('')
+    expect(Buffer.byteLength(written.join(''))).toBeLessThanOrEqual(10_000)
+  })
+
+  it("keeps the log's last lines that fit in a summary's share", () => {
+    const lines = Array.from({ length: 100 }, (_, i) => ({ number: i + 1, text: 'x'.repeat(2_000) }))
+    const kept = summaryTail(lines)
+    expect(kept.length).toBeLessThan(lines.length)
+    expect(kept.at(-1)).toBe(lines.at(-1))
+    expect(kept.reduce((n, l) => n + `${l.number}: ${l.text}`.length + 1, 0)).toBeLessThanOrEqual(64 * 1024)
   })
 })

@@ -6,6 +6,7 @@
 import { closeSync, constants, openSync, writeSync } from 'node:fs'
 import { DURATION_FORM, parseDuration } from '../../inputs/parse.js'
 import { printable } from '../../runtime/text.js'
+import { commandSafe } from '../../report/command-safe.js'
 import { SIMULATED_ENGINES, simulatedEngine } from '../../simulator/engines.js'
 import { simulate } from '../../simulator/server.js'
 import { DEFAULT_PACE } from '../../simulator/streams.js'
@@ -19,7 +20,9 @@ const SIMULATOR_EVENT_WORDS = {
   crashed: 'crashed: the port is closed and the process exits'
 } as const
 
-export async function simulateCommand(argv: string[], io: CliIo, say: Say): Promise<number> {
+export async function simulateCommand(argv: string[], io: CliIo, sayRaw: Say): Promise<number> {
+  // its lines quote the user's --model: in a CI step's output, none may act as a workflow command
+  const say: Say = (line) => sayRaw(commandSafe(line))
   const { values } = parseCommandLine(argv, {
     engine: { type: 'string' },
     model: { type: 'string' },
@@ -70,7 +73,10 @@ export async function simulateCommand(argv: string[], io: CliIo, say: Say): Prom
   const ttftText = String(values.ttft).trim()
   const ttftMs = /^\d+(\.\d+)?$/.test(ttftText) ? Number(ttftText) : duration('ttft', ttftText)
   if (ttftMs > 600_000) throw new UsageError(`--ttft: "${printable(ttftText)}" is over 10 minutes`)
-  const log = engineLogOut(values['log-file'], io)
+  // a log that cannot be written (a full disk) ends the simulator in one line
+  let logFailed = (_why: string): void => undefined
+  const logFailure = new Promise<string>((resolve) => (logFailed = resolve))
+  const log = engineLogOut(values['log-file'], io, (why) => logFailed(why))
   const prefix = `[simulated ${engine}]`
   let server
   try {
@@ -102,7 +108,11 @@ export async function simulateCommand(argv: string[], io: CliIo, say: Say): Prom
       '. Stop it with Ctrl-C.'
   )
   try {
-    await server.ended
+    const failed = await Promise.race([server.ended, logFailure])
+    if (failed !== 'crashed') {
+      await server.close()
+      say(`wait-for-model: --log-file: ${failed}`)
+    }
   } catch (e) {
     // the port was free when checked, and taken by the time the engine opened it
     say(`${prefix} cannot open ${host}:${portText}: ${(e as Error).message}`)
@@ -115,8 +125,14 @@ export async function simulateCommand(argv: string[], io: CliIo, say: Say): Prom
  * Where the engine's log goes: stdout, or appended to `--log-file` (never through a symlink: the file is the
  * user's to name, not a link's to redirect).
  */
-function engineLogOut(file: unknown, io: CliIo): { write(line: string): void; close(): void } {
-  if (typeof file !== 'string') return { write: (line) => void io.stdout.write(`${line}\n`), close: () => undefined }
+function engineLogOut(
+  file: unknown,
+  io: CliIo,
+  failed: (why: string) => void
+): { write(line: string): void; close(): void } {
+  // the model's name is the user's text, in lines a CI runner reads for workflow commands
+  if (typeof file !== 'string')
+    return { write: (line) => void io.stdout.write(`${commandSafe(line)}\n`), close: () => undefined }
   if (file.trim() === '') throw new UsageError('--log-file: give a path')
   let fd: number
   try {
@@ -129,7 +145,14 @@ function engineLogOut(file: unknown, io: CliIo): { write(line: string): void; cl
   let open = true
   return {
     write: (line) => {
-      if (open) writeSync(fd, `${line}\n`)
+      if (!open) return
+      try {
+        writeSync(fd, `${line}\n`)
+      } catch (e) {
+        closeSync(fd)
+        open = false
+        failed(`cannot write "${printable(file)}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
+      }
     },
     close: () => {
       if (open) closeSync(fd)
