@@ -16608,7 +16608,8 @@ const expectation = (s) => ({
     match: s.match,
     matchRegex: s.matchRegex,
     status: s.status,
-    modelMatch: s.modelMatch
+    modelMatch: s.modelMatch,
+    load: s.load
 });
 /** A listed id as an answer's words name it: at most this many characters. */
 const NAMED_ID_CHARS = 200;
@@ -18049,7 +18050,9 @@ function ambiguousModelText(model, candidates, count = candidates.length) {
 const partialMatchText = (model, id) => `"${model}" matched the listed id "${id}" only partly (the id contains it): make sure it is the model meant, ` +
     'give the exact id as "model", or set "model-match: exact" to refuse partial matches';
 /** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
-const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
+const unloadedModelText = (id, loadAsked = false) => loadAsked
+    ? `"${id}" is listed but not loaded yet ("load: true" asks the server to load it)`
+    : `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
 const s1 = (seconds) => `${seconds.toFixed(1)}s`;
 const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
 /** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
@@ -18282,6 +18285,20 @@ const AT = {
 };
 /** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
 const cancelledText = (signal, stage) => `the job was cancelled (${signal}) ${AT[stage]}`;
+/** A file the runner gave the step (GITHUB_STATE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) that a write failed on. */
+const runnerFileText = (variable, path, e) => `The runner's file ${variable}${path ? ` ("${printable(path)}")` : ''} cannot be written ` +
+    `(${e.code ?? e.message})`;
+/** GITHUB_STATE refused the state before `start` ran: nothing was launched that nothing could stop. */
+const stateRefusedStartText = (file) => `${file}: "start" was not run, as the job-end step could not have stopped the server it launches ` +
+    '(free space on the runner, or make the file writable)';
+/** GITHUB_STATE refused the state of a server `start` launched: it is stopped now, as the job-end step cannot. */
+const stateLostStoppedText = (file) => `${file}: the job-end step could not stop the server "start" launched, so it was stopped now`;
+/** GITHUB_STATE refused the state after the wait: what was saved at the launch still stops the server. */
+const stateKeptText = (file) => `${file} after the wait: the job-end step stops the server by the state saved when it was launched`;
+/** GITHUB_OUTPUT refused the outputs. */
+const outputsLostText = (file) => `${file}: the step's outputs (ready, reason, \u2026) are not set`;
+/** GITHUB_STEP_SUMMARY refused the summary. */
+const summaryLostText = (file) => `${file}: the job summary is not written`;
 
 ;// CONCATENATED MODULE: ./src/report/answer-report.ts
 /** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
@@ -18400,7 +18417,7 @@ function missingWords(missing, answer) {
         case 'model-loaded':
             return `"${missing.id}" is listed but still loading (${missing.loading})`;
         case 'model-unloaded':
-            return unloadedModelText(missing.id);
+            return unloadedModelText(missing.id, missing.loadAsked === true);
         case 'match':
             return `the body does not contain "${missing.match}"`;
         case 'match-regex-in-time':
@@ -19558,7 +19575,7 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
  */
 
 
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = external_node_fs_namespaceObject.constants;
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = external_node_fs_namespaceObject.constants;
 class SymlinkRefused extends Error {
     path;
     constructor(path) {
@@ -19628,6 +19645,33 @@ function notRegularFile(stat) {
     if (stat.isSocket())
         return 'a socket';
     return 'not a regular file';
+}
+/**
+ * A small file another process wrote (a pid file), read whole: opened without blocking (a FIFO would block, deaf to
+ * signals), only a regular file (a device never ends), and at most `maxBytes` (a sparse file can claim gigabytes).
+ * Throws an Error whose message says why, in words.
+ */
+function readSmallFile(path, maxBytes) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, O_RDONLY | O_NONBLOCK);
+    try {
+        const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        const kind = notRegularFile(stat);
+        if (kind !== undefined)
+            throw new Error(`it is ${kind}, not a regular file`);
+        if (stat.size > maxBytes)
+            throw new Error(`it is ${stat.size} bytes; at most ${maxBytes} are read`);
+        const buffer = Buffer.alloc(maxBytes + 1);
+        let length = 0;
+        // it may grow while read: never past the bound
+        for (let n = 1; n > 0 && length <= maxBytes; length += n)
+            n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, length, buffer.length - length, length);
+        if (length > maxBytes)
+            throw new Error(`it holds more than ${maxBytes} bytes`);
+        return buffer.toString('utf8', 0, length);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/history/fingerprint.ts
@@ -21023,7 +21067,10 @@ function assess(result, expect, regexLimitMs = 1_000) {
         if (matchKind(match.how) === 'partial' && expect.modelMatch === 'exact')
             return waiting({ what: 'model', model: expect.model, partial: found.id });
         if (found.unloaded)
-            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
+            return {
+                ...waiting({ what: 'model-unloaded', id: found.id, ...(expect.load === true ? { loadAsked: true } : {}) }),
+                modelState: 'unloaded'
+            };
         if (found.loading !== undefined)
             return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
         modelId = found.id;
@@ -22079,7 +22126,8 @@ function plausibleTokens(counted, chunks, requested) {
 
 ;// CONCATENATED MODULE: ./src/server/job-end.ts
 /** The state's one name, as the runner passes it back: `STATE_servers`. */
-const NAME = 'servers';
+const JOB_END_STATE_NAME = 'servers';
+const NAME = JOB_END_STATE_NAME;
 /** As many as `url` may have lines. */
 const MAX_SERVERS = 1000;
 /** One server's entry, or undefined when it is not this job's to stop. */
@@ -22101,7 +22149,14 @@ function serverEndState(settings, server) {
     const { pid, startTicks, bootId, runMarker } = server;
     return { kind: 'process', pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines };
 }
-/** The state to save after the wait (each server's entry, in order), or undefined when no server has one. */
+/** Each server's entry, in the order of the `url` lines, from what is known of each so far (undefined: not launched). */
+function serverEndStates(settings, facts) {
+    const { stop, stopTimeoutMs, logLines } = settings;
+    return settings.servers.map(({ start, container }, i) => serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i)));
+}
+/** Whether some server, once launched, is this job's to stop: its state must then be saved as soon as it runs. */
+const stopsAnyAtJobEnd = (settings) => serverEndStates(settings, () => ({ pid: 1, container: 'any' })).some((s) => s !== undefined);
+/** The state to save (each server's entry, in order), or undefined when no server has one. */
 function jobEndState(servers) {
     if (servers.every((s) => s === undefined))
         return undefined;
@@ -22270,6 +22325,7 @@ const NOTE_TITLES = {
 const failureTitle = (reason) => `Model server not ready (${reason})`;
 const INPUT_ERROR_TITLE = 'Invalid input';
 const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
+const RUNNER_FILE_TITLE = 'Runner file cannot be written';
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 const markdown_cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
@@ -22452,9 +22508,8 @@ function conclude(gateOutcome, settings) {
 }
 /** What the job-end step stops: each server's entry, its facts from its own result (a fleet's) or the outcome's. */
 function serversEndState(settings, outcome) {
-    const { servers, stop, stopTimeoutMs, logLines } = settings;
-    const facts = (i) => servers.length === 1 ? outcome.server : outcome.results[i].server;
-    return jobEndState(servers.map(({ start, container }, i) => serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i))));
+    const facts = (i) => settings.servers.length === 1 ? outcome.server : outcome.results[i].server;
+    return jobEndState(serverEndStates(settings, facts));
 }
 
 ;// CONCATENATED MODULE: ./src/wait/cancelled.ts
@@ -23480,17 +23535,20 @@ function attachServer(pid, clock, pollMs = 250) {
         release: () => clearInterval(timer)
     };
 }
-/** Reads `pid` when it names a file. */
+/** A pid file holds one number and a newline: anything larger is not one. */
+const PID_FILE_MAX_BYTES = 4096;
+/** Reads `pid` when it names a file: a regular file only, of a few bytes, read without blocking. */
 function resolvePid(spec) {
     if ('pid' in spec)
         return spec.pid;
     let text;
     try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(spec.file, 'utf8').trim();
+        text = readSmallFile(spec.file, PID_FILE_MAX_BYTES).trim();
     }
     catch (e) {
+        const why = e.code ?? e.message;
         throw new InputError('pid', {
-            problem: `could not read "${text_printable(spec.file)}" (${e.code ?? e.message})`,
+            problem: `could not read "${text_printable(spec.file)}" (${why})`,
             form: PID_FORM
         });
     }
@@ -24596,7 +24654,7 @@ async function gate(settings, gateDeps) {
     const { servers } = settings;
     const fleet = servers.length > 1;
     const serverDeps = servers.map((server) => (fleet ? prefixed(deps, server.targets[0].url) : deps));
-    const kinds = servers.map((server, i) => kindOf(server, settings, serverDeps[i]));
+    const kinds = servers.map((server, i) => told(kindOf(server, settings, serverDeps[i]), i, deps));
     // Every server's pre-flight before any starts: a port already held, or GPUs taken with `gpu-check: fail`,
     // refuses the whole wait, and nothing is started.
     const looked = await Promise.allSettled(kinds.map((kind) => kind.preflight()));
@@ -24645,6 +24703,21 @@ function kindOf(server, settings, deps) {
     if (server.start !== undefined || server.pid !== undefined || server.logFile !== undefined)
         return processServer(server, settings, deps);
     return noServer(settings, deps);
+}
+/** A kind whose launch is told to the front end at once (the action saves what the job-end step stops it by). */
+function told(kind, i, deps) {
+    const launched = deps.launched;
+    if (launched === undefined)
+        return kind;
+    return {
+        ...kind,
+        launch: () => {
+            const server = kind.launch();
+            if (server.facts !== undefined)
+                launched(i, server.facts);
+            return server;
+        }
+    };
 }
 /** The deps of one server of a fleet: its lines start with its URL. */
 function prefixed(deps, url) {
@@ -26748,12 +26821,15 @@ async function historyCommand(argv, io, say) {
 
 
 
+
 const SIMULATOR_EVENT_WORDS = {
     listening: 'port open, answering HTTP',
     ready: 'model ready',
     crashed: 'crashed: the port is closed and the process exits'
 };
-async function simulateCommand(argv, io, say) {
+async function simulateCommand(argv, io, sayRaw) {
+    // its lines quote the user's --model: in a CI step's output, none may act as a workflow command
+    const say = (line) => sayRaw(commandSafe(line));
     const { values } = parseCommandLine(argv, {
         engine: { type: 'string' },
         model: { type: 'string' },
@@ -26805,7 +26881,10 @@ async function simulateCommand(argv, io, say) {
     const ttftMs = /^\d+(\.\d+)?$/.test(ttftText) ? Number(ttftText) : duration('ttft', ttftText);
     if (ttftMs > 600_000)
         throw new UsageError(`--ttft: "${text_printable(ttftText)}" is over 10 minutes`);
-    const log = engineLogOut(values['log-file'], io);
+    // a log that cannot be written (a full disk) ends the simulator in one line
+    let logFailed = (_why) => undefined;
+    const logFailure = new Promise((resolve) => (logFailed = resolve));
+    const log = engineLogOut(values['log-file'], io, (why) => logFailed(why));
     const prefix = `[simulated ${engine}]`;
     let server;
     try {
@@ -26834,7 +26913,11 @@ async function simulateCommand(argv, io, say) {
         (values['generation-fails'] === true ? ', every generation request fails' : '') +
         '. Stop it with Ctrl-C.');
     try {
-        await server.ended;
+        const failed = await Promise.race([server.ended, logFailure]);
+        if (failed !== 'crashed') {
+            await server.close();
+            say(`wait-for-model: --log-file: ${failed}`);
+        }
     }
     catch (e) {
         // the port was free when checked, and taken by the time the engine opened it
@@ -26847,9 +26930,10 @@ async function simulateCommand(argv, io, say) {
  * Where the engine's log goes: stdout, or appended to `--log-file` (never through a symlink: the file is the
  * user's to name, not a link's to redirect).
  */
-function engineLogOut(file, io) {
+function engineLogOut(file, io, failed) {
+    // the model's name is the user's text, in lines a CI runner reads for workflow commands
     if (typeof file !== 'string')
-        return { write: (line) => void io.stdout.write(`${line}\n`), close: () => undefined };
+        return { write: (line) => void io.stdout.write(`${commandSafe(line)}\n`), close: () => undefined };
     if (file.trim() === '')
         throw new UsageError('--log-file: give a path');
     let fd;
@@ -26862,8 +26946,16 @@ function engineLogOut(file, io) {
     let open = true;
     return {
         write: (line) => {
-            if (open)
+            if (!open)
+                return;
+            try {
                 (0,external_node_fs_namespaceObject.writeSync)(fd, `${line}\n`);
+            }
+            catch (e) {
+                (0,external_node_fs_namespaceObject.closeSync)(fd);
+                open = false;
+                failed(`cannot write "${text_printable(file)}" (${e.code ?? e.message})`);
+            }
         },
         close: () => {
             if (open)
@@ -27152,9 +27244,33 @@ function capBytes(text, max) {
     if (Buffer.byteLength(text) <= max)
         return text;
     const cut = Buffer.from(text)
-        .subarray(0, max - 200)
+        .subarray(0, max - LEFT_OUT_BYTES)
         .toString('utf8');
     return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
+}
+/** Room kept for the line saying the rest is left out. */
+const LEFT_OUT_BYTES = 200;
+/**
+ * The parts of one step's summary, written one after another (the job-end step's, a section per server): each is
+ * given what the parts before it left of GitHub's 1 MiB, and once that is spent, nothing.
+ */
+function summaryBudget(max = MAX_SUMMARY_BYTES) {
+    let left = max;
+    return (part) => {
+        const bytes = Buffer.byteLength(part);
+        if (bytes <= left - LEFT_OUT_BYTES) {
+            left -= bytes;
+            return part;
+        }
+        const capped = left < LEFT_OUT_BYTES ? '' : capBytes(part, left);
+        left = 0;
+        return capped;
+    };
+}
+/** A log's last lines, as many as a summary shows of one (each line as `number: text`). */
+function summaryTail(lines) {
+    const shown = lastChars(lines.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
+    return lines.slice(lines.length - shown.length);
 }
 const MAX_SUMMARY_ENDPOINTS = 100;
 const dash = (text) => (text === undefined || text === '' ? '\u2014' : text);

@@ -16614,7 +16614,8 @@ const expectation = (s) => ({
     match: s.match,
     matchRegex: s.matchRegex,
     status: s.status,
-    modelMatch: s.modelMatch
+    modelMatch: s.modelMatch,
+    load: s.load
 });
 /** A listed id as an answer's words name it: at most this many characters. */
 const NAMED_ID_CHARS = 200;
@@ -18055,7 +18056,9 @@ function ambiguousModelText(model, candidates, count = candidates.length) {
 const partialMatchText = (model, id) => `"${model}" matched the listed id "${id}" only partly (the id contains it): make sure it is the model meant, ` +
     'give the exact id as "model", or set "model-match: exact" to refuse partial matches';
 /** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
-const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
+const unloadedModelText = (id, loadAsked = false) => loadAsked
+    ? `"${id}" is listed but not loaded yet ("load: true" asks the server to load it)`
+    : `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
 const s1 = (seconds) => `${seconds.toFixed(1)}s`;
 const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
 /** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
@@ -18288,6 +18291,20 @@ const AT = {
 };
 /** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
 const cancelledText = (signal, stage) => `the job was cancelled (${signal}) ${AT[stage]}`;
+/** A file the runner gave the step (GITHUB_STATE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) that a write failed on. */
+const runnerFileText = (variable, path, e) => `The runner's file ${variable}${path ? ` ("${text_printable(path)}")` : ''} cannot be written ` +
+    `(${e.code ?? e.message})`;
+/** GITHUB_STATE refused the state before `start` ran: nothing was launched that nothing could stop. */
+const stateRefusedStartText = (file) => `${file}: "start" was not run, as the job-end step could not have stopped the server it launches ` +
+    '(free space on the runner, or make the file writable)';
+/** GITHUB_STATE refused the state of a server `start` launched: it is stopped now, as the job-end step cannot. */
+const stateLostStoppedText = (file) => `${file}: the job-end step could not stop the server "start" launched, so it was stopped now`;
+/** GITHUB_STATE refused the state after the wait: what was saved at the launch still stops the server. */
+const stateKeptText = (file) => `${file} after the wait: the job-end step stops the server by the state saved when it was launched`;
+/** GITHUB_OUTPUT refused the outputs. */
+const outputsLostText = (file) => `${file}: the step's outputs (ready, reason, \u2026) are not set`;
+/** GITHUB_STEP_SUMMARY refused the summary. */
+const summaryLostText = (file) => `${file}: the job summary is not written`;
 
 ;// CONCATENATED MODULE: ./src/report/answer-report.ts
 /** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
@@ -18406,7 +18423,7 @@ function missingWords(missing, answer) {
         case 'model-loaded':
             return `"${missing.id}" is listed but still loading (${missing.loading})`;
         case 'model-unloaded':
-            return unloadedModelText(missing.id);
+            return unloadedModelText(missing.id, missing.loadAsked === true);
         case 'match':
             return `the body does not contain "${missing.match}"`;
         case 'match-regex-in-time':
@@ -19526,7 +19543,7 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
  */
 
 
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = external_node_fs_namespaceObject.constants;
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = external_node_fs_namespaceObject.constants;
 class SymlinkRefused extends Error {
     path;
     constructor(path) {
@@ -19596,6 +19613,33 @@ function notRegularFile(stat) {
     if (stat.isSocket())
         return 'a socket';
     return 'not a regular file';
+}
+/**
+ * A small file another process wrote (a pid file), read whole: opened without blocking (a FIFO would block, deaf to
+ * signals), only a regular file (a device never ends), and at most `maxBytes` (a sparse file can claim gigabytes).
+ * Throws an Error whose message says why, in words.
+ */
+function readSmallFile(path, maxBytes) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, O_RDONLY | O_NONBLOCK);
+    try {
+        const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        const kind = notRegularFile(stat);
+        if (kind !== undefined)
+            throw new Error(`it is ${kind}, not a regular file`);
+        if (stat.size > maxBytes)
+            throw new Error(`it is ${stat.size} bytes; at most ${maxBytes} are read`);
+        const buffer = Buffer.alloc(maxBytes + 1);
+        let length = 0;
+        // it may grow while read: never past the bound
+        for (let n = 1; n > 0 && length <= maxBytes; length += n)
+            n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, length, buffer.length - length, length);
+        if (length > maxBytes)
+            throw new Error(`it holds more than ${maxBytes} bytes`);
+        return buffer.toString('utf8', 0, length);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/history/fingerprint.ts
@@ -19744,7 +19788,7 @@ function throughputRegression(earlier, run) {
 ;// CONCATENATED MODULE: ./src/server/proc.ts
 /** Reading Linux's /proc: a process's stat line, the process ids, a command line, an environment; nothing without it. */
 
-function proc_procStat(pid, proc = '/proc') {
+function procStat(pid, proc = '/proc') {
     try {
         const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
         // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
@@ -19756,7 +19800,7 @@ function proc_procStat(pid, proc = '/proc') {
     }
 }
 /** Every process id /proc shows (empty without /proc). */
-function proc_procPids(proc = '/proc') {
+function procPids(proc = '/proc') {
     try {
         return (0,external_node_fs_namespaceObject.readdirSync)(proc)
             .filter((n) => /^\d+$/.test(n))
@@ -19768,7 +19812,7 @@ function proc_procPids(proc = '/proc') {
 }
 const MAX_COMMAND = 500;
 /** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
-function proc_commandLine(pid, proc = '/proc') {
+function commandLine(pid, proc = '/proc') {
     try {
         const args = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
         if (args !== '')
@@ -19808,7 +19852,7 @@ const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-he
 /** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
 const MAX_DEPTH = 4096;
 /** The processes and groups a stop must leave alone, as seen now from this process. */
-function guard_processGuard() {
+function processGuard() {
     const spared = new Map([[1, 'init']]);
     const groups = new Set();
     const selfStat = procStat(process.pid);
@@ -19840,7 +19884,7 @@ function guard_processGuard() {
     };
 }
 /** Whether `pid` still names the process `recorded` describes. */
-function guard_identify(pid, recorded, proc = '/proc') {
+function identify(pid, recorded, proc = '/proc') {
     if (recorded.startTicks === undefined || procStat(process.pid, proc) === undefined)
         return { kind: 'unchecked' };
     const boot = bootId(proc);
@@ -19866,7 +19910,7 @@ function bootId(proc = '/proc') {
  * The processes whose environment carries `RUN_MARKER=<marker>` that started no earlier than `sinceTicks`. `seen`
  * caches each answer by pid and start time: an environment is fixed at exec, and reading all on every poll is dear.
  */
-function guard_markedProcesses(marker, sinceTicks, seen) {
+function markedProcesses(marker, sinceTicks, seen) {
     const needle = `\0${RUN_MARKER}=${marker}\0`;
     const found = [];
     for (const pid of procPids()) {
@@ -19878,7 +19922,7 @@ function guard_markedProcesses(marker, sinceTicks, seen) {
         if (marked === undefined) {
             try {
                 // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
-                marked = `\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}\0`.includes(needle);
+                marked = `\0${(0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`, 'latin1')}\0`.includes(needle);
             }
             catch {
                 marked = false; // another user's process, or gone
@@ -19891,10 +19935,10 @@ function guard_markedProcesses(marker, sinceTicks, seen) {
     return found;
 }
 /** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
-function guard_descendantsOf(roots, proc = '/proc') {
+function descendantsOf(roots, proc = '/proc') {
     const children = new Map();
-    for (const p of proc_procPids(proc)) {
-        const parent = proc_procStat(p, proc)?.ppid;
+    for (const p of procPids(proc)) {
+        const parent = procStat(p, proc)?.ppid;
         if (parent !== undefined)
             children.set(parent, [...(children.get(parent) ?? []), p]);
     }
@@ -19941,7 +19985,7 @@ function listenerOwnership(port, pid, { proc = '/proc' } = {}) {
     const owner = portOwner(port, { proc });
     if (owner.kind !== 'listening')
         return owner;
-    const family = port_owner_processTree(proc, pid);
+    const family = processTree(proc, pid);
     for (const l of owner.listeners) {
         const holder = l.holders.find((h) => family.has(h.pid));
         if (holder !== undefined)
@@ -19950,7 +19994,7 @@ function listenerOwnership(port, pid, { proc = '/proc' } = {}) {
     return { kind: 'foreign', port, listeners: owner.listeners };
 }
 /** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
-const port_owner_processTree = (proc, pid) => guard_descendantsOf([pid], proc);
+const processTree = (proc, pid) => descendantsOf([pid], proc);
 /** The listening sockets on `port`; undefined when neither table can be read. */
 function listeningSockets(proc, port) {
     let read = false;
@@ -19993,7 +20037,7 @@ function decodeAddress(hex) {
 /** The processes holding each of `inodes` among their file descriptors (those this user may read). */
 function socketHolders(proc, inodes) {
     const holders = new Map();
-    for (const pid of proc_procPids(proc)) {
+    for (const pid of procPids(proc)) {
         let fds;
         try {
             fds = (0,external_node_fs_namespaceObject.readdirSync)(`${proc}/${pid}/fd`);
@@ -20016,7 +20060,7 @@ function socketHolders(proc, inodes) {
         }
         if (held.size === 0)
             continue;
-        const info = { pid, command: proc_commandLine(pid, proc) };
+        const info = { pid, command: commandLine(pid, proc) };
         for (const inode of held)
             holders.set(inode, [...(holders.get(inode) ?? []), info]);
     }
@@ -20991,7 +21035,10 @@ function assess(result, expect, regexLimitMs = 1_000) {
         if (matchKind(match.how) === 'partial' && expect.modelMatch === 'exact')
             return waiting({ what: 'model', model: expect.model, partial: found.id });
         if (found.unloaded)
-            return { ...waiting({ what: 'model-unloaded', id: found.id }), modelState: 'unloaded' };
+            return {
+                ...waiting({ what: 'model-unloaded', id: found.id, ...(expect.load === true ? { loadAsked: true } : {}) }),
+                modelState: 'unloaded'
+            };
         if (found.loading !== undefined)
             return { ...waiting({ what: 'model-loaded', id: found.id, loading: found.loading }), modelState: 'loading' };
         modelId = found.id;
@@ -22047,7 +22094,8 @@ function plausibleTokens(counted, chunks, requested) {
 
 ;// CONCATENATED MODULE: ./src/server/job-end.ts
 /** The state's one name, as the runner passes it back: `STATE_servers`. */
-const NAME = 'servers';
+const JOB_END_STATE_NAME = 'servers';
+const NAME = JOB_END_STATE_NAME;
 /** As many as `url` may have lines. */
 const MAX_SERVERS = 1000;
 /** One server's entry, or undefined when it is not this job's to stop. */
@@ -22069,7 +22117,14 @@ function serverEndState(settings, server) {
     const { pid, startTicks, bootId, runMarker } = server;
     return { kind: 'process', pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines };
 }
-/** The state to save after the wait (each server's entry, in order), or undefined when no server has one. */
+/** Each server's entry, in the order of the `url` lines, from what is known of each so far (undefined: not launched). */
+function serverEndStates(settings, facts) {
+    const { stop, stopTimeoutMs, logLines } = settings;
+    return settings.servers.map(({ start, container }, i) => serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i)));
+}
+/** Whether some server, once launched, is this job's to stop: its state must then be saved as soon as it runs. */
+const stopsAnyAtJobEnd = (settings) => serverEndStates(settings, () => ({ pid: 1, container: 'any' })).some((s) => s !== undefined);
+/** The state to save (each server's entry, in order), or undefined when no server has one. */
 function jobEndState(servers) {
     if (servers.every((s) => s === undefined))
         return undefined;
@@ -22238,6 +22293,7 @@ const NOTE_TITLES = {
 const failureTitle = (reason) => `Model server not ready (${reason})`;
 const INPUT_ERROR_TITLE = 'Invalid input';
 const UNEXPECTED_ERROR_TITLE = 'wait-for-model failed unexpectedly';
+const RUNNER_FILE_TITLE = 'Runner file cannot be written';
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 const markdown_cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
@@ -22420,9 +22476,8 @@ function conclude(gateOutcome, settings) {
 }
 /** What the job-end step stops: each server's entry, its facts from its own result (a fleet's) or the outcome's. */
 function serversEndState(settings, outcome) {
-    const { servers, stop, stopTimeoutMs, logLines } = settings;
-    const facts = (i) => servers.length === 1 ? outcome.server : outcome.results[i].server;
-    return jobEndState(servers.map(({ start, container }, i) => serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i))));
+    const facts = (i) => settings.servers.length === 1 ? outcome.server : outcome.results[i].server;
+    return jobEndState(serverEndStates(settings, facts));
 }
 
 ;// CONCATENATED MODULE: ./src/wait/cancelled.ts
@@ -22695,7 +22750,7 @@ function dockerSocket(env) {
         form: 'DOCKER_HOST=unix:///path/to/docker.sock, or no DOCKER_HOST for /var/run/docker.sock'
     });
 }
-class docker_DockerEngine {
+class DockerEngine {
     socketPath;
     agent;
     /** Whether the engine is Podman (its answers carry `Libpod-Api-Version`); undefined until one has come. */
@@ -22891,7 +22946,7 @@ const BACKLOG_BYTES = 8 * 1024 * 1024;
 const log_follower_CHUNK_BYTES = 64 * 1024;
 /** The most looks that read what is left at the end (`tail`, `rest`): a flooded log's backlog is not read whole. */
 const REST_LOOKS = 20;
-class log_follower_LogFollower {
+class LogFollower {
     path;
     keep;
     options;
@@ -23136,7 +23191,7 @@ function watchContainer(o) {
     const starterFailed = () => starterExit !== undefined && !/code 0\b/.test(starterExit);
     /** `exited with code 125<when>: <its last line>` */
     const starterSaid = (when = '') => {
-        const last = o.starterLog === undefined ? undefined : new log_follower_LogFollower(o.starterLog, 1).tail()?.at(-1);
+        const last = o.starterLog === undefined ? undefined : new LogFollower(o.starterLog, 1).tail()?.at(-1);
         return `${(starterExit ?? '').replace(/ \(.*\)$/, '')}${when}${last === undefined ? '' : `: ${last.text}`}`;
     };
     const find = async () => {
@@ -23260,7 +23315,7 @@ function watchContainer(o) {
         found,
         family: () => {
             const main = state?.pid ?? 0;
-            return new Set([...(main > 0 ? port_owner_processTree('/proc', main) : []), ...topPids]);
+            return new Set([...(main > 0 ? processTree('/proc', main) : []), ...topPids]);
         },
         // the serving process's own environment where /proc shows it, else the one the container was created with
         environ: () => {
@@ -23411,7 +23466,7 @@ function startServer(command, logFile, env, clock) {
             pid,
             startedAt,
             // read at once: the fork has happened, and an exec (bash running a lone command) keeps the pid and the time
-            startTicks: proc_procStat(pid)?.startTicks,
+            startTicks: procStat(pid)?.startTicks,
             exited,
             // Once the shell has exec'd the server (or if it has exited), what it was given is what it started with.
             environ: () => procEnviron(pid) ?? env,
@@ -23425,7 +23480,7 @@ function startServer(command, logFile, env, clock) {
 }
 /** Watches a process started elsewhere; it is polled, since only a parent hears of its child's exit. */
 function attachServer(pid, clock, pollMs = 250) {
-    const first = proc_procStat(pid);
+    const first = procStat(pid);
     const ageMs = first === undefined ? undefined : processAgeMs(first.startTicks);
     let timer;
     const exited = new Promise((resolve) => {
@@ -23448,17 +23503,20 @@ function attachServer(pid, clock, pollMs = 250) {
         release: () => clearInterval(timer)
     };
 }
-/** Reads `pid` when it names a file. */
+/** A pid file holds one number and a newline: anything larger is not one. */
+const PID_FILE_MAX_BYTES = 4096;
+/** Reads `pid` when it names a file: a regular file only, of a few bytes, read without blocking. */
 function resolvePid(spec) {
     if ('pid' in spec)
         return spec.pid;
     let text;
     try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(spec.file, 'utf8').trim();
+        text = readSmallFile(spec.file, PID_FILE_MAX_BYTES).trim();
     }
     catch (e) {
+        const why = e.code ?? e.message;
         throw new InputError('pid', {
-            problem: `could not read "${text_printable(spec.file)}" (${e.code ?? e.message})`,
+            problem: `could not read "${text_printable(spec.file)}" (${why})`,
             form: PID_FORM
         });
     }
@@ -23471,7 +23529,7 @@ function resolvePid(spec) {
 }
 /** Why the process is no longer running, or undefined while it runs. */
 function process_gone(pid, startTicks) {
-    const stat = proc_procStat(pid);
+    const stat = procStat(pid);
     if (stat !== undefined) {
         if (stat.state === 'Z')
             return 'has exited (a zombie awaiting its parent)';
@@ -23501,7 +23559,7 @@ function processAgeMs(startTicks) {
 }
 /** When `pid` started, on the wall clock (ms since the epoch, to /proc's 10 ms); undefined when it is not running. */
 function processStartedAt(pid) {
-    const stat = proc_procStat(pid);
+    const stat = procStat(pid);
     const ageMs = stat === undefined ? undefined : processAgeMs(stat.startTicks);
     return ageMs === undefined ? undefined : Date.now() - ageMs;
 }
@@ -23672,7 +23730,7 @@ function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
     return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
 }
 /** The GPU memory held by any of `pids` (a server and its workers). */
-function nvidia_smi_memoryHeldBy(snapshot, pids) {
+function memoryHeldBy(snapshot, pids) {
     const apps = snapshot.apps.filter((a) => pids.has(a.pid));
     return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
 }
@@ -23890,7 +23948,7 @@ function launched(own, settings, pid, deps) {
         followLog: (earlier) => (log =
             logFile === undefined
                 ? undefined
-                : new log_follower_LogFollower(logFile, settings.logLines, {
+                : new LogFollower(logFile, settings.logLines, {
                     fromStart: own.start !== undefined,
                     skipBytes: server?.logOffset,
                     secrets: settings.secrets,
@@ -23907,7 +23965,7 @@ function launched(own, settings, pid, deps) {
             if (server === undefined || !settings.portCheck)
                 return results;
             return onlyWatchedAnswers(results, {
-                family: () => port_owner_processTree('/proc', server.pid),
+                family: () => processTree('/proc', server.pid),
                 foreign: (o, redirect) => wrongServerText(o, server.pid, redirect),
                 elsewhere: (redirect) => elsewhereText(redirect, server.pid),
                 proxy: (o) => dockerProxyText(o, server.pid)
@@ -23917,7 +23975,7 @@ function launched(own, settings, pid, deps) {
             if (ready && server?.startedAt !== undefined)
                 facts.startupMs = readyAt - server.startedAt;
             if (ready && server !== undefined)
-                facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => port_owner_processTree('/proc', server.pid), deps);
+                facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps);
             reportEnvironment(settings, own, server, facts, deps, pid !== undefined);
             if (!ready && log !== undefined) {
                 facts.logTail = log.tail();
@@ -23952,7 +24010,7 @@ async function gpuMemoryOf(settings, family, deps) {
         deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail));
         return undefined;
     }
-    return nvidia_smi_memoryHeldBy(snapshot, family()).mib;
+    return memoryHeldBy(snapshot, family()).mib;
 }
 /**
  * `env-report` of the process listening on the URL's port, beside the launched one's where that is another, else the
@@ -24014,7 +24072,7 @@ function containerServer(server, settings, deps) {
     let initial;
     return {
         preflight: async () => {
-            engine = new docker_DockerEngine(socket);
+            engine = new DockerEngine(socket);
             // within the wait's own deadline and the job's cancellation, as every request
             const call = { timeoutMs: Math.min(5_000, settings.timeoutMs), signal: deps.cancel?.signal };
             const why = await engine.ping(call);
@@ -24080,7 +24138,7 @@ function container_launched(server, settings, engine, initial, deps) {
         // a container that ran before the step started when the engine says; one `start` runs, about when it did
         startedAt: startedOnClock(initial, deps.clock) ?? starter?.startedAt,
         watched: container,
-        followLog: (earlier) => (log = new log_follower_LogFollower(logFile, settings.logLines, {
+        followLog: (earlier) => (log = new LogFollower(logFile, settings.logLines, {
             // the engine hands over the container's output from its start: every line of it is the startup's
             fromStart: true,
             skipBytes: container.logOffset,
@@ -24341,7 +24399,7 @@ const lastLines = (state) => state.logFile === undefined || state.logLines === 0
     ? undefined
     : new LogFollower(state.logFile, state.logLines).tail();
 /** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
-async function stop_stopAtJobEnd(state, deps) {
+async function stopAtJobEnd(state, deps) {
     const launch = { startTicks: state.startTicks, bootId: state.bootId, marker: state.runMarker };
     const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs, launch }, deps);
     const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
@@ -24352,7 +24410,7 @@ async function stop_stopAtJobEnd(state, deps) {
  * Stops a container with `docker stop` semantics (the image's stop signal, then SIGKILL after the timeout), then
  * waits for its processes and their GPU memory as for a process. Never throws for one already gone.
  */
-async function stop_stopContainerAtJobEnd(state, deps) {
+async function stopContainerAtJobEnd(state, deps) {
     const { clock } = deps;
     const engine = new DockerEngine(state.socket);
     try {
@@ -24506,11 +24564,11 @@ function leftoverAnswer(port, ownId, stepStartedAt, deps) {
  */
 function stepStart(ownId) {
     let first = process.pid;
-    for (let pid = proc_procStat(process.pid)?.ppid, hops = 0; pid !== undefined && pid > 1 && hops < 16; hops++) {
+    for (let pid = procStat(process.pid)?.ppid, hops = 0; pid !== undefined && pid > 1 && hops < 16; hops++) {
         if (procEnviron(pid)?.[TRACKING_ID] !== ownId)
             break;
         first = pid;
-        pid = proc_procStat(pid)?.ppid;
+        pid = procStat(pid)?.ppid;
     }
     return processStartedAt(first);
 }
@@ -24564,7 +24622,7 @@ async function gate(settings, gateDeps) {
     const { servers } = settings;
     const fleet = servers.length > 1;
     const serverDeps = servers.map((server) => (fleet ? prefixed(deps, server.targets[0].url) : deps));
-    const kinds = servers.map((server, i) => kindOf(server, settings, serverDeps[i]));
+    const kinds = servers.map((server, i) => told(kindOf(server, settings, serverDeps[i]), i, deps));
     // Every server's pre-flight before any starts: a port already held, or GPUs taken with `gpu-check: fail`,
     // refuses the whole wait, and nothing is started.
     const looked = await Promise.allSettled(kinds.map((kind) => kind.preflight()));
@@ -24613,6 +24671,21 @@ function kindOf(server, settings, deps) {
     if (server.start !== undefined || server.pid !== undefined || server.logFile !== undefined)
         return processServer(server, settings, deps);
     return noServer(settings, deps);
+}
+/** A kind whose launch is told to the front end at once (the action saves what the job-end step stops it by). */
+function told(kind, i, deps) {
+    const launched = deps.launched;
+    if (launched === undefined)
+        return kind;
+    return {
+        ...kind,
+        launch: () => {
+            const server = kind.launch();
+            if (server.facts !== undefined)
+                launched(i, server.facts);
+            return server;
+        }
+    };
 }
 /** The deps of one server of a fleet: its lines start with its URL. */
 function prefixed(deps, url) {
@@ -24758,9 +24831,33 @@ function capBytes(text, max) {
     if (Buffer.byteLength(text) <= max)
         return text;
     const cut = Buffer.from(text)
-        .subarray(0, max - 200)
+        .subarray(0, max - LEFT_OUT_BYTES)
         .toString('utf8');
     return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
+}
+/** Room kept for the line saying the rest is left out. */
+const LEFT_OUT_BYTES = 200;
+/**
+ * The parts of one step's summary, written one after another (the job-end step's, a section per server): each is
+ * given what the parts before it left of GitHub's 1 MiB, and once that is spent, nothing.
+ */
+function summaryBudget(max = MAX_SUMMARY_BYTES) {
+    let left = max;
+    return (part) => {
+        const bytes = Buffer.byteLength(part);
+        if (bytes <= left - LEFT_OUT_BYTES) {
+            left -= bytes;
+            return part;
+        }
+        const capped = left < LEFT_OUT_BYTES ? '' : capBytes(part, left);
+        left = 0;
+        return capped;
+    };
+}
+/** A log's last lines, as many as a summary shows of one (each line as `number: text`). */
+function summaryTail(lines) {
+    const shown = lastChars(lines.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
+    return lines.slice(lines.length - shown.length);
 }
 const MAX_SUMMARY_ENDPOINTS = 100;
 const dash = (text) => (text === undefined || text === '' ? '\u2014' : text);
@@ -25040,20 +25137,29 @@ function escapeProperty(s) {
 const jobSummary = async () => (await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 1170))).summary;
 /** As core.setOutput for each output: the GITHUB_OUTPUT file, or the `set-output` command where there is none. */
 const setOutputs = (outputs) => writeFileCommand('OUTPUT', 'set-output', outputs);
-/** As core.saveState for each value: the GITHUB_STATE file (the post step's `STATE_<name>`), or `save-state`. */
-const saveState = (values) => writeFileCommand('STATE', 'save-state', values);
-/** Core's file writer brings node:crypto (for its delimiters): loaded only once the wait is over. */
+/**
+ * As core.saveState for each value (the GITHUB_STATE file, the post step's `STATE_<name>`, or `save-state`), but
+ * written at once, no await between a launch and its state: core's file writer is loaded by this call, beforehand.
+ */
+const stateSaver = () => fileCommandWriter('STATE', 'save-state');
+/** Core's file writer brings node:crypto (for its delimiters): loaded only once needed. */
 async function writeFileCommand(file, command, values) {
-    if (!process.env[`GITHUB_${file}`]) {
-        for (const [name, value] of Object.entries(values)) {
-            process.stdout.write(external_node_os_namespaceObject.EOL);
-            issueCommand(command, { name }, value);
-        }
-        return;
-    }
+    ;
+    (await fileCommandWriter(file, command))(values);
+}
+async function fileCommandWriter(file, command) {
+    if (!process.env[`GITHUB_${file}`])
+        return (values) => {
+            for (const [name, value] of Object.entries(values)) {
+                process.stdout.write(external_node_os_namespaceObject.EOL);
+                issueCommand(command, { name }, value);
+            }
+        };
     const { issueFileCommand, prepareKeyValueMessage } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7063));
-    for (const [name, value] of Object.entries(values))
-        issueFileCommand(file, prepareKeyValueMessage(name, value));
+    return (values) => {
+        for (const [name, value] of Object.entries(values))
+            issueFileCommand(file, prepareKeyValueMessage(name, value));
+    };
 }
 /** As core.setSecret. */
 const setSecret = (secret) => issueCommand('add-mask', {}, secret);
@@ -25716,6 +25822,10 @@ function parse_settings_readHistory(read, get) {
 
 
 
+
+
+
+
 /**
  * An input as @actions/core's getInput reads it; one missing from the environment (outside a runner) takes its
  * action.yml default, as the runner would give it, and one set to '' stays '' (history-file '' is history off).
@@ -25745,6 +25855,22 @@ async function run() {
         secrets = settings.secrets;
         if (settings.insecureTls)
             note('warning', INSECURE_TLS_WARNING, 'insecure-tls');
+        // The job-end step stops what `start` launched by the state saved here, at once as each server is launched:
+        // a runner file that cannot take it refuses the start, as nothing could stop the server afterwards.
+        const saveNow = stopsAnyAtJobEnd(settings) ? await stateSaver() : undefined;
+        const saveFails = (values) => {
+            try {
+                saveNow?.(values);
+                return undefined;
+            }
+            catch (e) {
+                return runnerFileText('GITHUB_STATE', process.env.GITHUB_STATE, e);
+            }
+        };
+        const refused = saveFails({ [JOB_END_STATE_NAME]: JSON.stringify(settings.servers.map(() => null)) });
+        if (refused !== undefined)
+            return setFailed(stateRefusedStartText(refused), RUNNER_FILE_TITLE);
+        const launches = launchStates(settings, saveFails, (state) => stopNow(state, cancel, say));
         const outcome = await gate(settings, {
             clock: systemClock,
             // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
@@ -25755,12 +25881,17 @@ async function run() {
             warn: (line, what) => note('warning', line, what),
             notice: (line, what) => note('notice', line, what),
             cancel,
-            defaultHistory: defaultHistoryFile(process.env, 'action')
+            defaultHistory: defaultHistoryFile(process.env, 'action'),
+            launched: launches.launched
         });
         const concluded = conclude(outcome, settings);
         // The post step stops the server at the job end: it learns which one from the runner's state.
-        if (concluded.jobEndState !== undefined)
-            await saveState(concluded.jobEndState);
+        const lost = concluded.jobEndState === undefined ? undefined : saveFails(concluded.jobEndState);
+        const unsaved = await launches.settled();
+        if (unsaved !== undefined)
+            setFailed(stateLostStoppedText(unsaved), RUNNER_FILE_TITLE);
+        else if (lost !== undefined)
+            annotate('warning', stateKeptText(lost), RUNNER_FILE_TITLE);
         await carryOut(concluded, settings, { cancel, clock: systemClock }, {
             log: say,
             finalLine: say,
@@ -25771,9 +25902,12 @@ async function run() {
             async outputs(values, summary) {
                 // Registered for the steps after this one; this step's own lines were redacted as they were written.
                 secrets.forEach(setSecret);
-                await setOutputs(values);
+                await setOutputs(values).catch((e) => setFailed(outputsLostText(runnerFileText('GITHUB_OUTPUT', process.env.GITHUB_OUTPUT, e)), RUNNER_FILE_TITLE));
                 if (process.env.GITHUB_STEP_SUMMARY)
-                    await (await jobSummary()).addRaw(summary()).write();
+                    await (await jobSummary())
+                        .addRaw(summary())
+                        .write()
+                        .catch((e) => annotate('warning', summaryLostText(runnerFileText('GITHUB_STEP_SUMMARY', process.env.GITHUB_STEP_SUMMARY, e)), RUNNER_FILE_TITLE));
             },
             verdict: ({ kind, message, title }) => kind === 'warn'
                 ? annotate('warning', commandSafe(redact(message, secrets)), title)
@@ -25789,6 +25923,63 @@ async function run() {
     finally {
         release();
     }
+}
+/**
+ * The job-end state saved as servers are launched: once for the launches of one tick (a fleet's are launched
+ * together; a list of 1000 saved 1000 times would be 150 MB), before any wait goes on. A server whose state the
+ * runner's file refused could be stopped by nothing after this step: it is stopped now, and the wait ends on its
+ * exit. `settled` waits for those stops and says why the state was refused, if it was.
+ */
+function launchStates(settings, saveFails, stop) {
+    const launched = [];
+    // the servers whose state was saved, or that are being stopped for want of it
+    const handled = new Set();
+    const stops = [];
+    let unsaved;
+    let pending = false;
+    const save = () => {
+        pending = false;
+        const state = jobEndState(serverEndStates(settings, (n) => launched[n]));
+        const lost = state === undefined ? undefined : saveFails(state);
+        if (lost !== undefined)
+            unsaved = lost;
+        launched.forEach((facts, n) => {
+            if (facts === undefined || handled.has(n))
+                return;
+            handled.add(n);
+            const own = lost === undefined ? undefined : jobEndState(serverEndStates(settings, (m) => (m === n ? facts : undefined)));
+            if (own !== undefined)
+                stops.push(stop(own));
+        });
+    };
+    return {
+        launched: (i, facts) => {
+            launched[i] = facts;
+            if (!pending)
+                process.nextTick(save);
+            pending = true;
+        },
+        settled: async () => {
+            await Promise.all(stops);
+            return unsaved;
+        }
+    };
+}
+/** The servers of this state stopped now, as the job-end step would, their stops said in the log. */
+async function stopNow(state, cancel, say) {
+    const entries = readJobEndState((name) => state[name] ?? '');
+    await Promise.all(entries.map(async (entry, i) => {
+        const saved = readServerEndState(entry, i);
+        if (saved === undefined)
+            return;
+        const end = await savedServer(saved).stop({
+            clock: systemClock,
+            gpu: () => gpuSnapshot({ timeoutMs: 5_000, signal: cancel.signal }),
+            cancel: cancel.signal
+        });
+        for (const line of stopLines(end.record))
+            say(line.text);
+    }));
 }
 
 

@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2575:
+/***/ 1708:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16728,7 +16728,7 @@ function text_printable(text, max = 80) {
     return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
 }
 /** The server's words on one line, at most `max` characters. */
-function clip(text, max = 120) {
+function text_clip(text, max = 120) {
     // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
     const clean = controlToSpace(text.slice(0, 2 * max));
     return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
@@ -16744,13 +16744,13 @@ function describeBody(body, contentType, json) {
         return '';
     const said = jsonMessage(json);
     if (said !== undefined)
-        return clip(said);
+        return text_clip(said);
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
     if (title)
-        return clip(title[1].trim());
+        return text_clip(title[1].trim());
     if (/html/i.test(contentType) || text.startsWith('<'))
         return '(an HTML page)';
-    return clip(text.split(/\r?\n/, 1)[0]);
+    return text_clip(text.split(/\r?\n/, 1)[0]);
 }
 function jsonMessage(json) {
     if (typeof json !== 'object' || json === null || Array.isArray(json))
@@ -16770,9 +16770,9 @@ function jsonMessage(json) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
-const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
+const markdown_cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
 /** Server or log text as literal Markdown (before `cell`): no HTML, emphasis, code span, link or autolink. */
-function mdText(text) {
+function markdown_mdText(text) {
     return text
         .replace(/[\\`*_~[\]]/g, '\\$&')
         .replace(/&/g, '&amp;')
@@ -16782,12 +16782,12 @@ function mdText(text) {
         .replace(/\b(www)\./gi, '$1\\.');
 }
 /** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
-const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
-function logTailTitle(tail, file = 'the log') {
+const markdown_code = (text) => (text.includes('`') ? markdown_mdText(text) : `\`${text}\``);
+function markdown_logTailTitle(tail, file = 'the log') {
     return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
 }
 /** A code block whose fence no line of the text can close. */
-function fenced(text) {
+function markdown_fenced(text) {
     const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
     const fence = '`'.repeat(longest + 1);
     return `${fence}\n${text}\n${fence}`;
@@ -16798,7 +16798,7 @@ function fenced(text) {
 
 const list = (items) => items.map((i) => `"${i}"`).join(', ');
 /** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
-function ambiguousModelText(model, candidates, count = candidates.length) {
+function lifecycle_report_ambiguousModelText(model, candidates, count = candidates.length) {
     const more = count > candidates.length ? ` and ${count - candidates.length} more` : '';
     return {
         summary: `"${model}" fits ${count} listed models`,
@@ -16810,7 +16810,9 @@ function ambiguousModelText(model, candidates, count = candidates.length) {
 const partialMatchText = (model, id) => `"${model}" matched the listed id "${id}" only partly (the id contains it): make sure it is the model meant, ` +
     'give the exact id as "model", or set "model-match: exact" to refuse partial matches';
 /** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
-const unloadedModelText = (id) => `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
+const lifecycle_report_unloadedModelText = (id, loadAsked = false) => loadAsked
+    ? `"${id}" is listed but not loaded yet ("load: true" asks the server to load it)`
+    : `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
 const s1 = (seconds) => `${seconds.toFixed(1)}s`;
 const pidList = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${pids.join(', ')}`;
 /** How a server was stopped (`wait-for-model stop`, the job-end step): what was sent, how it exited, its GPU memory. */
@@ -17004,10 +17006,10 @@ function jobEndSummary(end, cancelledBy, member) {
         rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
     const whose = member === undefined ? 'server' : fleetMemberText(member);
     const lines = [`### wait-for-model: ${whose} stopped at the job end`, '', '| | |', '|---|---|'];
-    lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+    lines.push(...rows.map(([k, v]) => `| ${k} | ${markdown_cell(v)} |`), '');
     if (end.logTail !== undefined) {
-        lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');
-        lines.push(fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
+        lines.push(`#### ${markdown_logTailTitle(end.logTail, end.logFile)}`, '');
+        lines.push(markdown_fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
     }
     return `${lines.join('\n')}\n`;
 }
@@ -17043,429 +17045,52 @@ const AT = {
 };
 /** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
 const cancelledText = (signal, stage) => `the job was cancelled (${signal}) ${AT[stage]}`;
+/** A file the runner gave the step (GITHUB_STATE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) that a write failed on. */
+const runnerFileText = (variable, path, e) => `The runner's file ${variable}${path ? ` ("${printable(path)}")` : ''} cannot be written ` +
+    `(${e.code ?? e.message})`;
+/** GITHUB_STATE refused the state before `start` ran: nothing was launched that nothing could stop. */
+const stateRefusedStartText = (file) => `${file}: "start" was not run, as the job-end step could not have stopped the server it launches ` +
+    '(free space on the runner, or make the file writable)';
+/** GITHUB_STATE refused the state of a server `start` launched: it is stopped now, as the job-end step cannot. */
+const stateLostStoppedText = (file) => `${file}: the job-end step could not stop the server "start" launched, so it was stopped now`;
+/** GITHUB_STATE refused the state after the wait: what was saved at the launch still stops the server. */
+const stateKeptText = (file) => `${file} after the wait: the job-end step stops the server by the state saved when it was launched`;
+/** GITHUB_OUTPUT refused the outputs. */
+const outputsLostText = (file) => `${file}: the step's outputs (ready, reason, \u2026) are not set`;
+/** GITHUB_STEP_SUMMARY refused the summary. */
+const summaryLostText = (file) => `${file}: the job summary is not written`;
 
-;// CONCATENATED MODULE: ./src/server/job-end.ts
-/** The state's one name, as the runner passes it back: `STATE_servers`. */
-const NAME = 'servers';
-/** As many as `url` may have lines. */
-const MAX_SERVERS = 1000;
-/** One server's entry, or undefined when it is not this job's to stop. */
-function serverEndState(settings, server) {
-    const { start, container, stop, stopTimeoutMs: timeoutMs, logLines } = settings;
-    const logFile = server?.logFile;
-    if (container !== undefined) {
-        // only a container `start` ran is this job's to stop (`stop: job-end`), or any with `stop: always`
-        const ours = (start !== undefined && stop === 'job-end') || stop === 'always';
-        if (!ours || server?.container === undefined)
-            return undefined;
-        const socket = server.dockerSocket ?? '';
-        return { kind: 'container', container: server.container, socket, timeoutMs, logFile, logLines };
-    }
-    // a server this step launched is this job's to stop; one given by `pid` only with `stop: always`
-    const ours = start !== undefined ? stop !== 'never' : stop === 'always';
-    if (!ours || server?.pid === undefined)
-        return undefined;
-    const { pid, startTicks, bootId, runMarker } = server;
-    return { kind: 'process', pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines };
-}
-/** The state to save after the wait (each server's entry, in order), or undefined when no server has one. */
-function jobEndState(servers) {
-    if (servers.every((s) => s === undefined))
-        return undefined;
-    return { [NAME]: JSON.stringify(servers.map((s) => s ?? null)) };
-}
-/** A state value not in the form the main step writes: refused whole, and nothing is signalled. */
-class JobEndStateError extends Error {
-    stateName;
-    value;
-    form;
-    constructor(
-    /** Where in the state: `servers[0].pid`. */
-    stateName, value, 
-    /** The form the main step writes. */
-    form) {
-        super(`STATE_${stateName}: not ${form}`);
-        this.stateName = stateName;
-        this.value = value;
-        this.form = form;
-        this.name = 'JobEndStateError';
-    }
-}
-/** The saved entries, each to be read by `readServerEndState`; none when the main step saved nothing. */
-function readJobEndState(get) {
-    const text = get(NAME);
-    if (text === '')
-        return [];
-    let list;
-    try {
-        list = JSON.parse(text);
-    }
-    catch {
-        list = undefined;
-    }
-    if (!Array.isArray(list) || list.length === 0 || list.length > MAX_SERVERS)
-        throw new JobEndStateError(NAME, text, `a JSON list of 1 to ${MAX_SERVERS} servers`);
-    return list;
-}
-/** Linux's largest pid (PID_MAX_LIMIT); pid 1 is init, never a server this step launched. */
-const PID_MAX = 4_194_304;
-const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MARKER_FORM = /^[0-9a-f]{32}$/;
-const CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
-/** A path as `log-file` takes it (the post step runs in the workspace too): no control character, at most PATH_MAX. */
-// eslint-disable-next-line no-control-regex
-const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
-/** Server `i`'s entry, read back in the form `serverEndState` writes; undefined when it has nothing to stop. */
-function readServerEndState(entry, i) {
-    if (entry === null)
-        return undefined;
-    const at = `${NAME}[${i}]`;
-    if (typeof entry !== 'object' || Array.isArray(entry))
-        throw new JobEndStateError(at, shown(entry), 'a server (a JSON object), or null');
-    const saved = entry;
-    const whole = (name, min, max, form, optional = false) => {
-        const v = saved[name];
-        if (optional && v === undefined)
-            return undefined;
-        if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
-            throw new JobEndStateError(`${at}.${name}`, shown(v), form);
-        return v;
-    };
-    const matching = (name, pattern, form, optional = true) => {
-        const v = saved[name];
-        if (optional && v === undefined)
-            return undefined;
-        if (typeof v !== 'string' || !pattern.test(v))
-            throw new JobEndStateError(`${at}.${name}`, shown(v), form);
-        return v;
-    };
-    const common = {
-        timeoutMs: whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
-        logFile: matching('logFile', PATH_FORM, 'a path without control characters, or none'),
-        logLines: whole('logLines', 0, 1000, 'a whole number from 0 to 1000')
-    };
-    if (saved.kind === 'container')
-        return {
-            kind: 'container',
-            container: matching('container', CONTAINER_FORM, 'a container id or name', false),
-            socket: matching('socket', PATH_FORM, 'a socket path without control characters', false),
-            ...common
+;// CONCATENATED MODULE: ./src/runtime/clock.ts
+/** process.uptime() counts from the process's start as performance.now() does, without loading node:perf_hooks. */
+const systemClock = {
+    now: () => process.uptime() * 1000,
+    wallMs: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve();
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
         };
-    if (saved.kind !== 'process')
-        throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process" or "container"');
-    return {
-        kind: 'process',
-        pid: whole('pid', 2, PID_MAX, `a process id from 2 to ${PID_MAX}`),
-        startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
-        bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
-        runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
-        ...common
-    };
+        const timer = setTimeout(done, Math.max(0, ms));
+        signal?.addEventListener('abort', done, { once: true });
+    })
+};
+/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
+function clock_formatDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)}ms`;
+    if (ms < 59_950)
+        return `${clock_seconds(ms)}s`;
+    const totalS = Math.floor(ms / 1000);
+    const h = Math.floor(totalS / 3600);
+    const m = Math.floor((totalS % 3600) / 60);
+    const s = totalS % 60;
+    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
 }
-/** A saved value as the refusal shows it. */
-const shown = (v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
-
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/server/proc.ts
-/** Reading Linux's /proc: a process's stat line, the process ids, a command line, an environment; nothing without it. */
-
-function proc_procStat(pid, proc = '/proc') {
-    try {
-        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
-        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Every process id /proc shows (empty without /proc). */
-function proc_procPids(proc = '/proc') {
-    try {
-        return (0,external_node_fs_namespaceObject.readdirSync)(proc)
-            .filter((n) => /^\d+$/.test(n))
-            .map(Number);
-    }
-    catch {
-        return [];
-    }
-}
-const MAX_COMMAND = 500;
-/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
-function proc_commandLine(pid, proc = '/proc') {
-    try {
-        const args = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-        if (args !== '')
-            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
-        return `[${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
-    }
-    catch {
-        return '';
-    }
-}
-/** The environment `pid` started with, or undefined when it cannot be read (gone, another user's, no /proc). */
-function proc_procEnviron(pid, proc = '/proc') {
-    try {
-        return environment(readFileSync(`${proc}/${pid}/environ`, 'utf8').split('\0'));
-    }
-    catch {
-        return undefined;
-    }
-}
-/** `NAME=value` entries as a record; an entry without `=` is none. */
-const environment = (entries) => Object.fromEntries(entries.filter((e) => e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
-
-;// CONCATENATED MODULE: ./src/server/guard.ts
-/**
- * Which processes a stop may signal, from Linux's /proc. Never this process, its ancestors (the runner's step, the
- * runner), pid 1, the runner's own programs, nor a process group any of them is in. A pid recorded at launch is the
- * server only while it names the process that started then, on the same boot: Linux reuses pids. A process that
- * carries the run's marker in its environment (set at launch, inherited) is the server's wherever it went (a worker
- * that double-forked out of the group, an orphaned engine core).
- */
-
-
-/** The variable `start` tags the server's environment with. */
-const RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
-/** The runner's own programs, by their command line (hosted and self-hosted). */
-const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
-/** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
-const MAX_DEPTH = 4096;
-/** The processes and groups a stop must leave alone, as seen now from this process. */
-function processGuard() {
-    const spared = new Map([[1, 'init']]);
-    const groups = new Set();
-    const selfStat = proc_procStat(process.pid);
-    spared.set(process.pid, 'self');
-    if (selfStat !== undefined)
-        groups.add(selfStat.pgrp);
-    // without /proc only the parent is known
-    let parent = selfStat?.ppid ?? process.ppid;
-    for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
-        spared.set(parent, 'ancestor');
-        const stat = proc_procStat(parent);
-        if (stat !== undefined)
-            groups.add(stat.pgrp);
-        parent = stat?.ppid ?? 0;
-    }
-    for (const pid of proc_procPids()) {
-        if (spared.has(pid) || !RUNNER_COMMAND.test(proc_commandLine(pid)))
-            continue;
-        spared.set(pid, 'runner');
-        const stat = proc_procStat(pid);
-        if (stat !== undefined)
-            groups.add(stat.pgrp);
-    }
-    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
-    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
-    return {
-        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
-        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
-    };
-}
-/** Whether `pid` still names the process `recorded` describes. */
-function identify(pid, recorded, proc = '/proc') {
-    if (recorded.startTicks === undefined || proc_procStat(process.pid, proc) === undefined)
-        return { kind: 'unchecked' };
-    const boot = bootId(proc);
-    if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
-        return { kind: 'rebooted' };
-    const stat = proc_procStat(pid, proc);
-    if (stat === undefined || stat.state === 'Z')
-        return { kind: 'gone' };
-    if (stat.startTicks !== recorded.startTicks)
-        return { kind: 'reused', startTicks: stat.startTicks, expectedTicks: recorded.startTicks };
-    return { kind: 'same' };
-}
-/** This boot's id, or undefined without /proc. */
-function bootId(proc = '/proc') {
-    try {
-        return (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim() || undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * The processes whose environment carries `RUN_MARKER=<marker>` that started no earlier than `sinceTicks`. `seen`
- * caches each answer by pid and start time: an environment is fixed at exec, and reading all on every poll is dear.
- */
-function markedProcesses(marker, sinceTicks, seen) {
-    const needle = `\0${RUN_MARKER}=${marker}\0`;
-    const found = [];
-    for (const pid of proc_procPids()) {
-        const stat = proc_procStat(pid);
-        if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
-            continue;
-        const key = `${pid}:${stat.startTicks}`;
-        let marked = seen.get(key);
-        if (marked === undefined) {
-            try {
-                // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
-                marked = `\0${(0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`, 'latin1')}\0`.includes(needle);
-            }
-            catch {
-                marked = false; // another user's process, or gone
-            }
-            seen.set(key, marked);
-        }
-        if (marked)
-            found.push(pid);
-    }
-    return found;
-}
-/** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
-function descendantsOf(roots, proc = '/proc') {
-    const children = new Map();
-    for (const p of proc_procPids(proc)) {
-        const parent = proc_procStat(p, proc)?.ppid;
-        if (parent !== undefined)
-            children.set(parent, [...(children.get(parent) ?? []), p]);
-    }
-    const family = new Set(roots);
-    const queue = [...family];
-    while (queue.length > 0) {
-        for (const child of children.get(queue.shift()) ?? []) {
-            if (family.has(child))
-                continue;
-            family.add(child);
-            queue.push(child);
-        }
-    }
-    return family;
-}
-
-;// CONCATENATED MODULE: ./src/server/port-owner.ts
-/**
- * Who listens on a local TCP port, from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
- * socket's inode among the processes' file descriptors, and each holder's command line. /proc/net/tcp is this
- * network namespace's: a server in a container with its own (docker -p) shows as the proxy that forwards the port.
- */
-
-
-
-
-const LISTEN = '0A';
-/** Who listens on `port` (any local address, IPv4 and IPv6); `proc`: where procfs is mounted. */
-function port_owner_portOwner(port, { proc = '/proc' } = {}) {
-    const sockets = listeningSockets(proc, port);
-    if (sockets === undefined)
-        return { kind: 'unknown', port };
-    if (sockets.length === 0)
-        return { kind: 'free', port };
-    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
-    return {
-        kind: 'listening',
-        port,
-        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
-    };
-}
-/** Whether what listens on `port` belongs to `pid` or its descendants (a `start` shell's child, forked workers). */
-function listenerOwnership(port, pid, { proc = '/proc' } = {}) {
-    const owner = port_owner_portOwner(port, { proc });
-    if (owner.kind !== 'listening')
-        return owner;
-    const family = processTree(proc, pid);
-    for (const l of owner.listeners) {
-        const holder = l.holders.find((h) => family.has(h.pid));
-        if (holder !== undefined)
-            return { kind: 'ours', port, holder };
-    }
-    return { kind: 'foreign', port, listeners: owner.listeners };
-}
-/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
-const processTree = (proc, pid) => descendantsOf([pid], proc);
-/** The listening sockets on `port`; undefined when neither table can be read. */
-function listeningSockets(proc, port) {
-    let read = false;
-    const found = [];
-    for (const table of ['tcp', 'tcp6']) {
-        let text;
-        try {
-            text = readFileSync(`${proc}/net/${table}`, 'utf8');
-            read = true;
-        }
-        catch {
-            continue; // tcp6 is absent on a kernel without IPv6
-        }
-        for (const line of text.split('\n').slice(1)) {
-            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
-            const f = line.trim().split(/\s+/);
-            if (f.length < 10 || f[3] !== LISTEN)
-                continue;
-            const [hexAddress, hexPort] = f[1].split(':');
-            if (parseInt(hexPort, 16) !== port)
-                continue;
-            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
-        }
-    }
-    return read ? found : undefined;
-}
-/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
-function decodeAddress(hex) {
-    const words = hex.match(/.{8}/g) ?? [];
-    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
-    if (bytes.length === 4)
-        return bytes.join('.');
-    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
-    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
-        return `::ffff:${bytes.slice(12).join('.')}`;
-    // the shortest form for the common cases (:: and ::1); other addresses in full
-    const text = groups.join(':');
-    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
-}
-/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
-function socketHolders(proc, inodes) {
-    const holders = new Map();
-    for (const pid of procPids(proc)) {
-        let fds;
-        try {
-            fds = readdirSync(`${proc}/${pid}/fd`);
-        }
-        catch {
-            continue; // another user's process, or gone
-        }
-        const held = new Set();
-        for (const fd of fds) {
-            let target;
-            try {
-                target = readlinkSync(`${proc}/${pid}/fd/${fd}`);
-            }
-            catch {
-                continue;
-            }
-            const m = /^socket:\[(\d+)\]$/.exec(target);
-            if (m && inodes.has(Number(m[1])))
-                held.add(Number(m[1]));
-        }
-        if (held.size === 0)
-            continue;
-        const info = { pid, command: commandLine(pid, proc) };
-        for (const inode of held)
-            holders.set(inode, [...(holders.get(inode) ?? []), info]);
-    }
-    return holders;
-}
-/**
- * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
- * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
- */
-function port_owner_localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
-    const host = bareHost(url.hostname);
-    const os = process.getBuiltinModule('node:os');
-    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
-    const local = isLoopback(url.hostname) ||
-        host.endsWith('.localhost') ||
-        host === hostName.toLowerCase() ||
-        addresses.includes(host);
-    if (!local)
-        return undefined;
-    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-}
-/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
-const port_owner_isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
+/** Seconds with one decimal, as the outputs give them. */
+const clock_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
 // EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
 var agent = __nccwpck_require__(7405);
@@ -17496,11 +17121,61 @@ function setUpUndici() {
     if (prototype.request !== api.request)
         Object.assign(prototype, api);
 }
-const Agent = (agent_default());
-const Client = (/* unused pure expression or super */ null && (ClientImpl));
-const ProxyAgent = (/* unused pure expression or super */ null && (ProxyAgentImpl));
-function request(dispatcher, options) {
+const undici_parts_Agent = (agent_default());
+const undici_parts_Client = (/* unused pure expression or super */ null && (ClientImpl));
+const undici_parts_ProxyAgent = (/* unused pure expression or super */ null && (ProxyAgentImpl));
+function undici_parts_request(dispatcher, options) {
     return dispatcher.request(options);
+}
+
+;// CONCATENATED MODULE: external "node:v8"
+const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
+;// CONCATENATED MODULE: ./src/runtime/memory.ts
+/**
+ * Keeps the action's memory flat whatever a server sends: V8's heuristics, tuned for throughput, let garbage pile up
+ * and recompile hot code at a cost in memory; a wait loop does little work and can afford to be frugal.
+ */
+
+const FULL_COLLECTION_MS = 30_000;
+/**
+ * Called by each entry point before the first connection (later, the first turn of the event loop runs without it).
+ * - A tiering budget no wait reaches keeps undici's WebAssembly parser on the baseline compiler (`--liftoff-only`
+ *   set at run time is ignored on Node 24).
+ * - No optimising compilers: compiling the few hot functions costs more memory than the CPU it saves.
+ * - A full collection every 30 s: young collections move a little garbage into the old generation, so RSS creeps.
+ * - The young generation kept at its first size: V8 doubles it after one large model list, and it stays grown.
+ */
+function keepMemoryFlat() {
+    setFlagsFromString('--wasm-tiering-budget=1000000000');
+    setFlagsFromString('--no-turbofan');
+    setFlagsFromString('--no-maglev');
+    setFlagsFromString('--semi-space-growth-factor=1');
+    setInterval(collectGarbage, FULL_COLLECTION_MS).unref();
+}
+let gc;
+function collectGarbage() {
+    if (gc === undefined) {
+        setFlagsFromString('--expose-gc');
+        // node:vm only now: a wait whose answers stay small never collects, nor loads it
+        gc = process.getBuiltinModule('node:vm').runInNewContext('gc');
+    }
+    gc();
+}
+/**
+ * One per wait, shared by its HTTP clients (a fleet's answers come at once): once earlier bodies total `afterBytes`,
+ * a full collection runs before the next is parsed, since V8 would keep their megabytes for tens of probes.
+ */
+function memory_createBodyCollector(afterBytes = 256 * 1024) {
+    let pending = 0;
+    return {
+        arrived(bytes) {
+            if (pending >= afterBytes) {
+                collectGarbage();
+                pending = 0;
+            }
+            pending += bytes;
+        }
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/input-error.ts
@@ -17533,925 +17208,6 @@ class input_error_InputError extends Error {
     }
 }
 
-;// CONCATENATED MODULE: ./src/server/docker.ts
-/**
- * A small client of the Docker Engine API (and Podman's compatible one) over its unix socket. Every request is
- * bounded (its own timeout, and the caller's signal), and answers data, never words.
- */
-
-
-
-/** One request's bound unless the caller gives another: the engine answers an inspect in milliseconds. */
-const REQUEST_MS = 5_000;
-/** An answer's body is read up to this much (an inspect is a few KB; `top` of a large container tens of KB). */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
-function dockerSocket(env) {
-    const host = env.DOCKER_HOST?.trim();
-    if (host === undefined || host === '')
-        return '/var/run/docker.sock';
-    if (host.startsWith('unix://') && host.length > 'unix://'.length)
-        return host.slice('unix://'.length);
-    throw new InputError('container', {
-        problem: `needs the Docker engine on a unix socket, and DOCKER_HOST is "${printable(host)}"`,
-        form: 'DOCKER_HOST=unix:///path/to/docker.sock, or no DOCKER_HOST for /var/run/docker.sock'
-    });
-}
-class DockerEngine {
-    socketPath;
-    agent;
-    /** Whether the engine is Podman (its answers carry `Libpod-Api-Version`); undefined until one has come. */
-    podman;
-    constructor(socketPath) {
-        this.socketPath = socketPath;
-        // the job-end step sends no other request: the dispatchers' API is set up here too
-        setUpUndici();
-        this.agent = new Agent({ connect: { socketPath }, pipelining: 0 });
-    }
-    /** Whether an engine answers, or why not (`ENOENT`, `ECONNREFUSED`, an HTTP status). */
-    async ping(call = {}) {
-        try {
-            const r = await this.send('GET', '/_ping', call);
-            return r.status === 200 ? undefined : `it answered HTTP ${r.status}`;
-        }
-        catch (e) {
-            const err = e;
-            return err.cause?.code ?? err.code ?? err.message;
-        }
-    }
-    /** The container's state, or undefined when the engine knows no such container. */
-    async inspect(id, call = {}) {
-        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/json`, call);
-        if (r.status === 404 || gone(r))
-            return undefined;
-        if (r.status !== 200)
-            throw new Error(`inspect answered HTTP ${r.status}`);
-        return containerState(JSON.parse(r.body));
-    }
-    /**
-     * The host pids of the container's processes; empty once it is not running. Docker runs the host's `ps` with
-     * `ps_args`; Podman reads `ps_args` as its own descriptors (`hpid`: the host's pid) and runs anything else as `ps`
-     * inside the container (the container's pids, or nothing where the image has no `ps`).
-     */
-    async pids(id, call = {}) {
-        if (this.podman === undefined)
-            await this.ping(call);
-        const [args, title] = this.podman === true ? ['hpid', 'HPID'] : ['-eo%20pid', 'PID'];
-        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=${args}`, call);
-        if (r.status !== 200)
-            return [];
-        let top;
-        try {
-            top = JSON.parse(r.body);
-        }
-        catch {
-            return [];
-        }
-        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === title);
-        if (column < 0)
-            return [];
-        return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
-    }
-    /** `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; true once it is not running. */
-    async stop(id, seconds, call = {}) {
-        const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
-            ...call,
-            // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
-            timeoutMs: seconds * 1000 + 15_000
-        });
-        // 304: it was not running
-        return r.status === 204 || r.status === 304;
-    }
-    /**
-     * Follows the container's output from its start, handing each chunk to `out` (demultiplexed when it has no TTY).
-     * Settles when the stream ends (the container exited) or the signal aborts; never throws.
-     */
-    async follow(id, tty, out, signal) {
-        const demux = tty ? out : demultiplexer(out);
-        try {
-            const { statusCode, body } = await request(this.agent, {
-                method: 'GET',
-                origin: 'http://docker',
-                path: `/containers/${encodeURIComponent(id)}/logs?follow=1&stdout=1&stderr=1`,
-                signal,
-                headersTimeout: REQUEST_MS,
-                bodyTimeout: 0
-            });
-            if (statusCode !== 200)
-                return void (await body.dump().catch(() => undefined));
-            for await (const chunk of body)
-                demux(chunk);
-        }
-        catch {
-            // aborted, or the engine went away: the state poll tells what became of the container
-        }
-    }
-    close() {
-        void this.agent.close().catch(() => undefined);
-    }
-    async send(method, path, call) {
-        const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
-        const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
-        const { statusCode, headers, body } = await request(this.agent, { method, origin: 'http://docker', path, signal });
-        this.podman = headers['libpod-api-version'] !== undefined;
-        const chunks = [];
-        let size = 0;
-        for await (const chunk of body) {
-            size += chunk.length;
-            if (size > MAX_BODY_BYTES) {
-                body.destroy();
-                throw new Error(`the engine's answer to ${path} passed ${MAX_BODY_BYTES} bytes`);
-            }
-            chunks.push(chunk);
-        }
-        return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
-    }
-}
-function containerState(c) {
-    const s = c.State ?? {};
-    const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
-    const checks = s.Health?.Log ?? [];
-    // no HEALTHCHECK: Docker has no Health (or `none`), Podman a Health whose Status is ""
-    const health = s.Health?.Status;
-    return {
-        id: c.Id ?? '',
-        name: (c.Name ?? '').replace(/^\//, ''),
-        running: s.Running === true,
-        status: s.Status ?? 'unknown',
-        pid: s.Pid ?? 0,
-        exitCode: s.ExitCode ?? 0,
-        oomKilled: s.OOMKilled === true,
-        error: s.Error ?? '',
-        // the engine's zero time (0001-01-01) for a container that never started
-        startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
-        health: health === undefined || health === '' || health === 'none' ? undefined : health,
-        healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
-        tty: c.Config?.Tty === true,
-        env: c.Config?.Env ?? [],
-        autoRemove: c.HostConfig?.AutoRemove === true
-    };
-}
-/**
- * The logs of a container without a TTY: frames of an 8-byte header (stream, three zero bytes, the payload's length
- * big-endian) and the payload. Frames split across chunks are put back together.
- */
-function demultiplexer(out) {
-    let held = Buffer.alloc(0);
-    return (chunk) => {
-        held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
-        let at = 0;
-        while (held.length - at >= 8) {
-            const size = held.readUInt32BE(at + 4);
-            if (held.length - at - 8 < size)
-                break;
-            out(held.subarray(at + 8, at + 8 + size));
-            at += 8 + size;
-        }
-        held = held.subarray(at);
-    };
-}
-/** Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and this cause. */
-function gone(r) {
-    if (r.status !== 500)
-        return false;
-    try {
-        return JSON.parse(r.body).cause === 'no such container';
-    }
-    catch {
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/inputs/secrets.ts
-/**
- * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
- * form a secret may take in text. One rule for headers, `env-report`, URL query parameters and masking.
- */
-/** What a secret is replaced with. */
-const MASK = '***';
-/**
- * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
- * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked). Short words
- * (PAT, PWD, PASS, DSN, JWT) count as a word of the name only (GH_PAT, MYSQL_PWD, PGPASS), so that PATH and the
- * shell's own PWD/OLDPWD (the working directory) are not taken for one.
- */
-const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|private|netrc|jwt|dsn/i.test(name) ||
-    (/^sig$|(?:^|[_-])(?:pat|pass|pwd)(?:$|[_-])|pass$/i.test(name) && !/^(?:old)?pwd$/i.test(name));
-/**
- * Credential shapes found by value, whatever the name: a URL's user information (`postgres://app:pw@db/x`, a
- * Sentry DSN, `https://ghp_\u2026@github.com`), a `password`/`passwd`/`pwd` field (`password=\u2026`, `.netrc`'s
- * `password \u2026`), a PEM block, and the token forms of GitHub (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`,
- * `github_pat_`), GitLab (`glpat-`), Hugging Face (`hf_`), OpenAI-style keys (`sk-`), Slack (`xoxa-`, `xoxb-`,
- * `xoxp-`), npm (`npm_`), AWS access key ids (`AKIA\u2026`, `ASIA\u2026`) and JWTs (`eyJ\u2026.eyJ\u2026.\u2026`). Each is linear (no
- * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
- * scanned in linear time.
- */
-const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*-----/;
-const TOKENS = /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/;
-const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/;
-const CREDENTIAL_SHAPES = [
-    /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
-    /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
-    PEM_BEGIN,
-    TOKENS,
-    JWT
-];
-/** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
-const holdsCredential = (value) => CREDENTIAL_SHAPES.some((shape) => shape.test(value));
-/** The one rule for a named value (an `env-report` variable): a credential by its name, its shape, or a known secret. */
-const isSecretValue = (name, value, secrets = []) => isCredentialName(name) || holdsCredential(value) || secrets.some((s) => s !== '' && value.includes(s));
-/**
- * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
- * word that holds it, and not masking it would print it. No real key is that short.
- */
-const MIN_SECRET_CHARS = 4;
-/** The variables that name a proxy, as curl, Python's requests and undici read them. */
-const PROXY_VARIABLES = (/* unused pure expression or super */ null && (['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY']));
-/**
- * The credentials in the proxy URLs of `env` (`http://user:password@proxy:3128`): the user and password as the
- * URL writes them, the password alone, and decoded. The action prints a proxy without them (`proxyLabel`), but
- * `env-report`, a server's log, the history or a proxy's own error page may carry the URL or the password. A
- * password shorter than MIN_SECRET_CHARS is masked only with its user, not alone (it would blank every word that
- * holds it); unlike an input, a variable the job sets for every step is not refused.
- */
-function proxySecrets(env) {
-    const found = new Set();
-    for (const name of PROXY_VARIABLES) {
-        // the authority's user information: up to its last @, as curl reads it (a password may hold a bare @)
-        const userinfo = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s]*)@/i.exec(env[name]?.trim() ?? '')?.[1];
-        if (userinfo === undefined || userinfo === '')
-            continue;
-        const password = userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : userinfo;
-        for (const s of [userinfo, password, decoded(password)])
-            if (s.length >= MIN_SECRET_CHARS)
-                found.add(s);
-    }
-    return [...found];
-}
-const decoded = (text) => {
-    try {
-        return decodeURIComponent(text);
-    }
-    catch {
-        return text;
-    }
-};
-/**
- * The parts of a credential header's value a server may echo alone, beside the whole value: the token after
- * an auth scheme (`Bearer tok`, `Basic dXNl\u2026`) and each cookie's value (`a=1; session=xyz`).
- */
-function credentialParts(name, value) {
-    if (/cookie/i.test(name))
-        return value
-            .split(';')
-            .map((c) => c.slice(c.indexOf('=') + 1).trim())
-            .filter((v) => v !== '');
-    const scheme = /authorization/i.test(name) ? /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value) : null;
-    return scheme ? [scheme[1].trim()] : [];
-}
-/**
- * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
- * line), then each credential shape where it stands (a URL keeps its scheme and host, a password field its name; of
- * a PEM block only its BEGIN line is recognisable, and `env-report` masks such a value whole). The CLI has no runner
- * to mask for it, and the action masks before the runner does.
- */
-function redact(text, secrets) {
-    const forms = new Set();
-    for (const s of secrets) {
-        const once = JSON.stringify(s).slice(1, -1);
-        forms.add(s).add(once).add(JSON.stringify(once).slice(1, -1));
-    }
-    // longest first, so that a part (the token) never splits the whole (`Bearer token`) before it is masked
-    return [...forms]
-        .filter((s) => s !== '')
-        .sort((a, b) => b.length - a.length)
-        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text)
-        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
-        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
-        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
-        .replace(new RegExp(PEM_BEGIN, 'g'), MASK)
-        .replace(new RegExp(TOKENS, 'g'), MASK)
-        .replace(new RegExp(JWT, 'g'), MASK);
-}
-
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/runtime/own-files.ts
-/**
- * Writing only our own files: every file we create or rewrite is opened without following a symbolic link and must
- * be a regular file; a new one is created exclusively, under a random name where a name would be predictable. A link
- * planted at our path in a shared folder (a runner's tool cache, /tmp) fails the open instead of redirecting it.
- */
-
-
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = external_node_fs_namespaceObject.constants;
-class SymlinkRefused extends Error {
-    path;
-    constructor(path) {
-        super(`${path} is a symbolic link; it is not followed (give the file itself)`);
-        this.path = path;
-    }
-}
-/** True when `path` is itself a symbolic link (a missing path, or one under a file, is not: opening it says why). */
-function isSymlink(path) {
-    try {
-        return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
-    }
-    catch {
-        return false;
-    }
-}
-/** O_NONBLOCK: a FIFO nobody writes to would block the whole process, deaf to signals; a regular file never blocks. */
-function own_files_openOwn(path, flags, mode = 0o644) {
-    let fd;
-    try {
-        fd = openSync(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
-    }
-    catch (e) {
-        // Linux says ELOOP for a link at the last component; macOS says EMLINK or ELOOP.
-        const code = e.code;
-        if ((code === 'ELOOP' || code === 'EMLINK') && isSymlink(path))
-            throw new SymlinkRefused(path);
-        throw e;
-    }
-    const kind = notRegularFile(fstatSync(fd));
-    if (kind === undefined)
-        return fd;
-    closeSync(fd);
-    throw new Error(`${path} is ${kind}, not a regular file`);
-}
-const own_files_createOwn = (path, mode = 0o644) => own_files_openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
-/** Beside `path`, so a rename over it stays on one file system, under a name no one can guess. */
-function createTempBeside(path, mode = 0o644) {
-    const { randomBytes } = process.getBuiltinModule('node:crypto');
-    const temp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
-    return { temp, fd: own_files_createOwn(temp, mode) };
-}
-function writeOwnFile(path, text) {
-    const fd = own_files_openOwn(path, O_WRONLY | O_CREAT);
-    try {
-        // truncated once open: O_TRUNC would empty a FIFO's or a device's writer before the check refused it
-        ftruncateSync(fd, 0);
-        const bytes = Buffer.from(text);
-        for (let at = 0; at < bytes.length;)
-            at += writeSync(fd, bytes, at, bytes.length - at, at);
-    }
-    finally {
-        closeSync(fd);
-    }
-}
-function notRegularFile(stat) {
-    if (stat.isFile())
-        return undefined;
-    if (stat.isDirectory())
-        return 'a directory';
-    if (stat.isFIFO())
-        return 'a FIFO';
-    if (stat.isCharacterDevice())
-        return 'a character device';
-    if (stat.isBlockDevice())
-        return 'a block device';
-    if (stat.isSocket())
-        return 'a socket';
-    return 'not a regular file';
-}
-
-;// CONCATENATED MODULE: ./src/runtime/clock.ts
-/** process.uptime() counts from the process's start as performance.now() does, without loading node:perf_hooks. */
-const systemClock = {
-    now: () => process.uptime() * 1000,
-    wallMs: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve();
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, Math.max(0, ms));
-        signal?.addEventListener('abort', done, { once: true });
-    })
-};
-/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
-function formatDuration(ms) {
-    if (ms < 1000)
-        return `${Math.round(ms)}ms`;
-    if (ms < 59_950)
-        return `${seconds(ms)}s`;
-    const totalS = Math.floor(ms / 1000);
-    const h = Math.floor(totalS / 3600);
-    const m = Math.floor((totalS % 3600) / 60);
-    const s = totalS % 60;
-    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
-}
-/** Seconds with one decimal, as the outputs give them. */
-const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
-
-;// CONCATENATED MODULE: ./src/server/log-follower.ts
-/**
- * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
- * tail. Each look does bounded work whatever the file holds (a huge log, a flood, a directory), so that the wait
- * never stalls behind it and its memory never grows with it.
- */
-
-
-
-
-/** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
-const MAX_LINE_CHARS = 2000;
-/** Of a longer line, only this many bytes are kept while it is read (UTF-8: 4 per character). */
-const MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
-/** Lines decoded per look: each then goes through the startup profile and `fail-pattern`. */
-const LINES_PER_POLL = 1000;
-/** Bytes decoded into lines per look. */
-const READ_BYTES_PER_POLL = 256 * 1024;
-/** Bytes only counted (for line numbers) per look. */
-const COUNT_BYTES_PER_POLL = 32 * 1024 * 1024;
-/** And at most this long a look: a CPU budget that bounds how long a look holds the event loop, nothing else. */
-const WORK_MS_PER_POLL = 20;
-/**
- * Of what a log held before the wait, only its last WINDOW_BYTES are read as lines; the rest is counted. A backlog
- * over BACKLOG_BYTES (a server writing faster than the follower reads) is likewise counted to its last WINDOW_BYTES.
- */
-const WINDOW_BYTES = 256 * 1024;
-const BACKLOG_BYTES = 8 * 1024 * 1024;
-const CHUNK_BYTES = 64 * 1024;
-/** The most looks that read what is left at the end (`tail`, `rest`): a flooded log's backlog is not read whole. */
-const REST_LOOKS = 20;
-class LogFollower {
-    path;
-    keep;
-    options;
-    /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
-    offset = 0;
-    lineCount = 0;
-    pending = [];
-    pendingBytes = 0;
-    pendingCut = false;
-    /** Up to where the file is only counted, not read into lines. */
-    countUntil = 0;
-    /** The first line read after counting began before the counting ended: counted, never shown. */
-    dropPartial = false;
-    /** Lines that end before this offset were in the file before the wait. */
-    earlierUntil = 0;
-    recent = [];
-    chunk = Buffer.alloc(CHUNK_BYTES);
-    /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
-    problem;
-    /**
-     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (a server this process has just started),
-     * what the file already holds is handed to `earlier`, never returned by `poll`: only lines written from now on are
-     * new. `skipBytes`: an earlier run's part of the log, only counted, so that line numbers are the file's.
-     * `secrets` are masked in each line before it is cut.
-     */
-    constructor(path, keep, options = {}) {
-        this.path = path;
-        this.keep = keep;
-        this.options = options;
-        if (options.fromStart) {
-            this.countUntil = options.skipBytes ?? 0;
-            return;
-        }
-        const size = this.withFile((_fd, s) => s) ?? 0;
-        this.earlierUntil = size;
-        this.countUntil = Math.max(0, size - WINDOW_BYTES);
-    }
-    /** The complete lines appended since the last call (at most LINES_PER_POLL of them). */
-    poll() {
-        const fresh = [];
-        const old = [];
-        const until = systemClock.now() + WORK_MS_PER_POLL;
-        this.withFile((fd, size) => {
-            // truncated or replaced (also before the first look read what it held)
-            if (size < this.offset || size < this.earlierUntil)
-                this.restart();
-            if (size - this.offset > BACKLOG_BYTES && this.offset >= this.countUntil)
-                this.countUntil = size - WINDOW_BYTES;
-            if (this.offset < this.countUntil)
-                this.count(fd, until);
-            if (this.offset >= this.countUntil)
-                this.read(fd, size, fresh, old, until);
-        });
-        if (old.length > 0)
-            this.options.earlier?.(old);
-        return fresh;
-    }
-    /** Every complete line still unread (within REST_LOOKS): all a server wrote before it exited explains the exit. */
-    rest() {
-        const lines = [];
-        for (let looks = 0; looks < REST_LOOKS && (looks === 0 || this.behind()); looks++)
-            lines.push(...this.poll());
-        return lines;
-    }
-    /** Whether lines already written are still unread. */
-    behind() {
-        return (this.withFile((_fd, size) => size > this.offset) ?? false) && this.problem === undefined;
-    }
-    /** Opens the file without blocking (a FIFO would) and checks it is still a regular file; undefined when it is not there. */
-    withFile(use) {
-        if (this.problem !== undefined)
-            return undefined;
-        let fd;
-        try {
-            fd = (0,external_node_fs_namespaceObject.openSync)(this.path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
-        }
-        catch (e) {
-            if (e.code !== 'ENOENT')
-                this.fail(e);
-            return undefined; // not written yet
-        }
-        try {
-            const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-            const what = notRegularFile(stat);
-            if (what !== undefined) {
-                this.problem = `the log ${this.path} is no longer a regular file (it is ${what} now)`;
-                return undefined;
-            }
-            return use(fd, stat.size);
-        }
-        catch (e) {
-            this.fail(e);
-            return undefined;
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
-        }
-    }
-    fail(e) {
-        this.problem = `the log ${this.path} cannot be read (${e.code ?? e.message})`;
-    }
-    /** Counts the lines up to `countUntil`, within the look's budget, reading nothing into memory. */
-    count(fd, until) {
-        const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
-        let last = -1;
-        // one chunk at least, however late the look began (a loaded machine): every look moves on
-        for (let first = true; this.offset < end && (first || systemClock.now() < until); first = false) {
-            const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
-            if (n === 0)
-                break;
-            // one native pass (a loop in JavaScript, or indexOf per line, is several times slower without the optimising compilers)
-            const text = this.chunk.toString('latin1', 0, n);
-            this.lineCount += text.length - text.replaceAll('\n', '').length;
-            last = this.chunk[n - 1];
-            this.offset += n;
-        }
-        if (last === -1)
-            return;
-        // what was pending is part of a counted line now; the line under way at the end of counting is never whole
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.pendingCut = false;
-        this.dropPartial = last !== 0x0a;
-    }
-    read(fd, size, fresh, old, until) {
-        const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
-        let lines = 0;
-        // one chunk at least, however late the look began (a loaded machine): every look moves on
-        for (let first = true; this.offset < end && lines < LINES_PER_POLL && (first || systemClock.now() < until); first = false) {
-            const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
-            if (n === 0)
-                break;
-            let start = 0;
-            for (let nl = this.chunk.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = this.chunk.indexOf(0x0a, start)) {
-                this.take(this.chunk.subarray(start, nl));
-                start = nl + 1;
-                const line = this.finishLine();
-                if (line !== undefined) {
-                    ;
-                    (this.offset + start <= this.earlierUntil ? old : fresh).push(line);
-                    if (++lines >= LINES_PER_POLL)
-                        break;
-                }
-            }
-            if (lines >= LINES_PER_POLL && start < n) {
-                this.offset += start; // the rest is read by the next look
-                return;
-            }
-            this.take(this.chunk.subarray(start, n));
-            this.offset += n;
-        }
-    }
-    /** Adds bytes to the unfinished line, keeping at most MAX_LINE_BYTES of it. */
-    take(bytes) {
-        const room = MAX_LINE_BYTES - this.pendingBytes;
-        if (bytes.length > room)
-            this.pendingCut = true;
-        const kept = bytes.subarray(0, Math.max(0, room));
-        if (kept.length === 0)
-            return;
-        this.pending.push(Buffer.from(kept));
-        this.pendingBytes += kept.length;
-    }
-    /** The unfinished line is finished: numbered, kept for the tail, and returned unless it was partly counted. */
-    finishLine() {
-        const text = this.pendingText();
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.pendingCut = false;
-        this.lineCount++;
-        if (this.dropPartial) {
-            this.dropPartial = false;
-            return undefined;
-        }
-        const line = { number: this.lineCount, text: text.replace(/\r$/, '') };
-        if (this.keep > 0) {
-            this.recent.push(line);
-            if (this.recent.length > this.keep)
-                this.recent.shift();
-        }
-        return line;
-    }
-    pendingText() {
-        const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.options.secrets ?? []);
-        return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text;
-    }
-    /** The last `keep` lines, an unfinished one included, read to where the file ends; undefined without the file. */
-    tail() {
-        for (let looks = 0; looks < REST_LOOKS && this.behind(); looks++)
-            this.poll();
-        if (this.problem === undefined && this.withFile(() => true) === undefined)
-            return undefined;
-        if (this.keep === 0)
-            return [];
-        const unfinished = this.pendingBytes === 0 || this.dropPartial ? [] : [{ number: this.lineCount + 1, text: this.pendingText() }];
-        return [...this.recent, ...unfinished].slice(-this.keep);
-    }
-    restart() {
-        this.offset = 0;
-        this.lineCount = 0;
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.pendingCut = false;
-        this.countUntil = 0;
-        this.dropPartial = false;
-        this.earlierUntil = 0;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/server/stop.ts
-/**
- * Stops a server and everything it started, then waits until none of its processes remain and, where nvidia-smi
- * tells, until none of them holds GPU memory (the next job on a shared runner needs it back). A process: SIGTERM to
- * its group, SIGKILL after a timeout; a container: its engine's stop. The answer is a record, never words.
- */
-
-
-
-
-
-
-const POLL_MS = 100;
-/** Stops the server `pid` and its processes; see the module comment. */
-async function stopServer(options, deps) {
-    const { clock } = deps;
-    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
-    const guard = processGuard();
-    const refused = guard.spared(options.pid);
-    if (refused !== undefined)
-        return { pid: options.pid, scope: 'tree', outcome: 'refused', refused, pids: [], gpu: { kind: 'none' } };
-    const { launch } = options;
-    const identity = launch === undefined ? undefined : identify(options.pid, launch);
-    const notOurs = identity === undefined || identity.kind === 'same' || identity.kind === 'gone' ? undefined : identity;
-    // after a reboot nothing running can be the server's; a reused pid is a stranger's, and so is its group; a pid
-    // that cannot be checked is left alone like one that failed the check
-    const leader = notOurs === undefined ? proc_procStat(options.pid) : undefined;
-    const inGroup = () => proc_procPids().filter((p) => proc_procStat(p)?.pgrp === options.pid);
-    // A group outlives its leader, and Linux reuses no pid that still names a group: with the leader gone, processes
-    // in group `pid` are that server's. With a launch record, only those that carry its marker are: the group may be
-    // a stranger's that took the pid and left.
-    const leaderless = notOurs === undefined && (leader === undefined || leader.state === 'Z');
-    const marker = notOurs?.kind === 'rebooted' ? undefined : launch?.marker;
-    const seen = new Map();
-    const marked = () => (marker === undefined ? [] : markedProcesses(marker, launch?.startTicks ?? 0, seen));
-    // never a group a spared process is in: that would stop the stopper (and the runner's step with it)
-    const groupScope = notOurs === undefined &&
-        !guard.groupSpared(options.pid) &&
-        (leaderless ? launch === undefined && inGroup().length > 0 : leader?.pgrp === options.pid);
-    const scope = groupScope ? 'group' : 'tree';
-    const spared = new Set();
-    const members = () => {
-        // a pid checked as gone may be taken by a stranger any moment: with a launch record, it is not looked at again
-        const tree = notOurs === undefined && !(leaderless && launch !== undefined) ? [...processTree('/proc', options.pid)] : [];
-        const group = groupScope ? inGroup() : [];
-        // with the leader gone, its group's processes that carry the marker are among these
-        const tagged = marked();
-        const found = new Set([...tree, ...group, ...(tagged.length > 0 ? descendantsOf(tagged) : [])]);
-        return [...found].flatMap((pid) => {
-            if (guard.spared(pid) !== undefined) {
-                spared.add(pid);
-                return [];
-            }
-            const stat = proc_procStat(pid);
-            // without /proc only the pid itself can be asked about (and, with a launch record, not even that)
-            if (stat === undefined)
-                return pid === options.pid && launch === undefined && signalled(kill, pid, 0) ? [{ pid }] : [];
-            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
-        });
-    };
-    const initial = members();
-    const inside = new Set(notOurs === undefined ? [...processTree('/proc', options.pid), ...inGroup()] : []);
-    const escaped = initial.map((m) => m.pid).filter((p) => !inside.has(p));
-    const base = {
-        pid: options.pid,
-        scope,
-        pids: initial.map((m) => m.pid),
-        ...(notOurs === undefined ? {} : { notOurs }),
-        ...(escaped.length > 0 ? { escaped } : {}),
-        ...(spared.size > 0 ? { spared: [...spared] } : {})
-    };
-    if (initial.length === 0)
-        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
-    const before = deps.gpu ? await deps.gpu() : undefined;
-    // every process seen as the server's, by pid and start time (a reused pid is another process)
-    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
-    const family = () => new Set(tracked.keys());
-    const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined;
-    let exit;
-    void deps.exited?.then((e) => (exit = e));
-    const alive = () => {
-        const now = members();
-        // any process the server has started since counts too
-        for (const m of now)
-            if (!tracked.has(m.pid))
-                tracked.set(m.pid, m.startTicks);
-        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
-    };
-    const send = (signal) => {
-        if (scope === 'group') {
-            signalled(kill, -options.pid, signal);
-            // the group had them all, but for those that left it
-            for (const pid of alive())
-                if (proc_procStat(pid)?.pgrp !== options.pid)
-                    signalled(kill, pid, signal);
-        }
-        else
-            for (const pid of alive())
-                signalled(kill, pid, signal);
-    };
-    const cancelled = () => deps.cancel?.aborted === true;
-    const waitGone = async (ms, cancellable) => {
-        const until = clock.now() + ms;
-        for (;;) {
-            if (alive().length === 0)
-                return true;
-            if (clock.now() >= until || (cancellable && cancelled()))
-                return false;
-            await clock.sleep(Math.min(POLL_MS, until - clock.now()), cancellable ? deps.cancel : undefined);
-        }
-    };
-    const termAt = clock.now();
-    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-    send('SIGTERM');
-    let signal = 'SIGTERM';
-    let gone = await waitGone(options.timeoutMs, true);
-    if (!gone) {
-        signal = 'SIGKILL';
-        send('SIGKILL');
-        // SIGKILL'd processes go within milliseconds unless stuck in the kernel: a cancelled stop waits a second for them
-        gone = await waitGone(cancelled() ? Math.min(1_000, options.killWaitMs ?? 1_000) : (options.killWaitMs ?? 10_000), false);
-    }
-    const secondsToExit = seconds();
-    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
-    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
-        await clock.sleep(POLL_MS);
-    const exited = {
-        signal,
-        ...(cancelled() ? { cancelled: true } : {}),
-        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
-    };
-    const record = gone
-        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
-        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
-    return { ...record, gpu: await gpuRelease(before, atStart, family, seconds, options.gpuWaitMs ?? 30_000, deps) };
-}
-/** Waits up to `waitMs` for the GPU memory the server's processes held when the stop began to be released. */
-async function gpuRelease(before, atStart, family, seconds, waitMs, deps) {
-    if (before === undefined)
-        return { kind: 'unavailable', why: 'not asked' };
-    if (before.kind === 'unavailable')
-        return { kind: 'unavailable', why: before.why };
-    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
-    if (atStart === undefined || atStart.apps.length === 0)
-        return { kind: 'none' };
-    const until = deps.clock.now() + waitMs;
-    for (;;) {
-        const now = await deps.gpu();
-        const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined;
-        if (held !== undefined && held.apps.length === 0)
-            return { kind: 'released', mib: atStart.mib, seconds: seconds() };
-        // a read the cancel ended (a job-end step's nvidia-smi is ended by its cancel) says nothing of the memory
-        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
-            return { kind: 'unavailable', why: 'cancelled' };
-        if (deps.clock.now() >= until || deps.cancel?.aborted === true)
-            return {
-                kind: 'held',
-                mib: atStart.mib,
-                heldMib: held?.mib ?? atStart.mib,
-                seconds: seconds(),
-                pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
-            };
-        await deps.clock.sleep(Math.min(POLL_MS, until - deps.clock.now()), deps.cancel);
-    }
-}
-/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
-function signalled(kill, pid, signal) {
-    try {
-        kill(pid, signal);
-        return true;
-    }
-    catch (e) {
-        // EPERM: it exists, but belongs to someone else
-        return e.code === 'EPERM';
-    }
-}
-// why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
-const lastLines = (state) => state.logFile === undefined || state.logLines === 0
-    ? undefined
-    : new LogFollower(state.logFile, state.logLines).tail();
-/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
-async function stopAtJobEnd(state, deps) {
-    const launch = { startTicks: state.startTicks, bootId: state.bootId, marker: state.runMarker };
-    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs, launch }, deps);
-    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
-    const clean = exitedOnTerm && record.gpu.kind !== 'held' && record.outcome !== 'refused';
-    return { record, clean, logTail: exitedOnTerm ? undefined : lastLines(state), logFile: state.logFile };
-}
-/**
- * Stops a container with `docker stop` semantics (the image's stop signal, then SIGKILL after the timeout), then
- * waits for its processes and their GPU memory as for a process. Never throws for one already gone.
- */
-async function stopContainerAtJobEnd(state, deps) {
-    const { clock } = deps;
-    const engine = new DockerEngine(state.socket);
-    try {
-        const before = await engine.inspect(state.container);
-        const base = { pid: before?.pid ?? 0, scope: 'tree', container: state.container };
-        if (before === undefined || !before.running)
-            return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true };
-        const pids = await engine.pids(state.container);
-        const tracked = new Map(pids.map((p) => [p, proc_procStat(p)?.startTicks]));
-        const alive = () => [...tracked]
-            .filter(([p, ticks]) => {
-            const stat = proc_procStat(p);
-            return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks;
-        })
-            .map(([p]) => p);
-        const gpuBefore = deps.gpu ? await deps.gpu() : undefined;
-        const family = new Set(pids);
-        const atStart = gpuBefore?.kind === 'available' ? memoryHeldBy(gpuBefore, family) : undefined;
-        const termAt = clock.now();
-        const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-        const cancelled = () => deps.cancel?.aborted === true;
-        // cancelled before or during the stop: `docker stop -t 0`, since the engine goes on with the first stop whether
-        // or not its caller waits
-        let killedAtOnce = cancelled();
-        if (!killedAtOnce)
-            try {
-                await engine.stop(state.container, state.timeoutMs / 1000, { signal: deps.cancel });
-            }
-            catch (e) {
-                if (!cancelled())
-                    throw e;
-                killedAtOnce = true;
-            }
-        if (killedAtOnce)
-            await engine.stop(state.container, 0);
-        // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
-        // cancelled stop waits a second for them, as for SIGKILL'd processes)
-        for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++)
-            await clock.sleep(POLL_MS);
-        const secondsToExit = seconds();
-        let after = await engine.inspect(state.container);
-        const exitCode = after?.exitCode;
-        // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
-        for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
-            await clock.sleep(POLL_MS);
-            after = await engine.inspect(state.container);
-        }
-        const survivors = alive();
-        const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
-        const record = {
-            ...base,
-            pids,
-            signal: killed ? 'SIGKILL' : 'SIGTERM',
-            ...(cancelled() ? { cancelled: true } : {}),
-            ...(exitCode === undefined ? {} : { exitCode }),
-            ...(after?.running === true || survivors.length > 0
-                ? { outcome: 'survived', survivors: survivors.length > 0 ? survivors : [before.pid] }
-                : { outcome: 'exited', secondsToExit }),
-            gpu: await gpuRelease(gpuBefore, atStart, () => family, seconds, 30_000, deps)
-        };
-        const clean = record.outcome === 'exited' && !killed && record.gpu.kind !== 'held';
-        return { record, clean, logTail: clean ? undefined : lastLines(state), logFile: state.logFile };
-    }
-    finally {
-        engine.close();
-    }
-}
-
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/engines/engine-record.ts
 /** What we know of one engine, as one record (each file beside this one fills one in), and the pieces records share. */
 /** A pattern no line matches: an engine whose log lines are not known (no recorded start-up of it was read). */
@@ -18948,12 +17704,12 @@ const vllm = {
 
 /** In the order the `engine` input lists them. */
 const RECORDS = [vllm, sglang, tgi, ollama, llamacpp, triton, nim, localai, kserve];
-const ENGINE_RECORDS = (/* unused pure expression or super */ null && (RECORDS));
+const engines_ENGINE_RECORDS = RECORDS;
 const engines_ENGINE_NAMES = RECORDS.map((r) => r.name);
-const ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r]));
+const engines_ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r]));
 /** Ollama before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own. */
-const LOG_DETECTION_ORDER = (/* unused pure expression or super */ null && (['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton']));
-const engines_engineInputName = (engine) => ENGINES[engine].inputName ?? engine;
+const engines_LOG_DETECTION_ORDER = (/* unused pure expression or super */ null && (['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton']));
+const engines_engineInputName = (engine) => engines_ENGINES[engine].inputName ?? engine;
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
@@ -19012,7 +17768,7 @@ function parseHeaders(text) {
  * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
  * undefined when it is neither. A date in the past means "now" (0).
  */
-function parseRetryAfter(value, nowMs) {
+function parse_parseRetryAfter(value, nowMs) {
     const s = value.trim();
     if (/^\d+$/.test(s))
         return Number(s) * 1000;
@@ -19065,13 +17821,13 @@ function parseEngine(text) {
         throw new ProblemError({ value: printable(text), form: ENGINE_FORM });
     return name;
 }
-const parse_CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
+const CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
 /** A container's name or id, as the engine accepts them: nothing that could be more of a request's path. */
 function parseContainer(text) {
     if (text === '')
         return undefined;
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
-        throw new ProblemError({ value: printable(text), form: parse_CONTAINER_FORM });
+        throw new ProblemError({ value: printable(text), form: CONTAINER_FORM });
     return text;
 }
 const parse_PID_FORM = 'a process id (12345) or the path of a file holding one';
@@ -19148,6 +17904,2727 @@ function parseUrl(text) {
     return url;
 }
 
+;// CONCATENATED MODULE: ./src/inputs/secrets.ts
+/**
+ * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
+ * form a secret may take in text. One rule for headers, `env-report`, URL query parameters and masking.
+ */
+/** What a secret is replaced with. */
+const MASK = '***';
+/**
+ * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
+ * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked). Short words
+ * (PAT, PWD, PASS, DSN, JWT) count as a word of the name only (GH_PAT, MYSQL_PWD, PGPASS), so that PATH and the
+ * shell's own PWD/OLDPWD (the working directory) are not taken for one.
+ */
+const secrets_isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|private|netrc|jwt|dsn/i.test(name) ||
+    (/^sig$|(?:^|[_-])(?:pat|pass|pwd)(?:$|[_-])|pass$/i.test(name) && !/^(?:old)?pwd$/i.test(name));
+/**
+ * Credential shapes found by value, whatever the name: a URL's user information (`postgres://app:pw@db/x`, a
+ * Sentry DSN, `https://ghp_\u2026@github.com`), a `password`/`passwd`/`pwd` field (`password=\u2026`, `.netrc`'s
+ * `password \u2026`), a PEM block, and the token forms of GitHub (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`,
+ * `github_pat_`), GitLab (`glpat-`), Hugging Face (`hf_`), OpenAI-style keys (`sk-`), Slack (`xoxa-`, `xoxb-`,
+ * `xoxp-`), npm (`npm_`), AWS access key ids (`AKIA\u2026`, `ASIA\u2026`) and JWTs (`eyJ\u2026.eyJ\u2026.\u2026`). Each is linear (no
+ * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
+ * scanned in linear time.
+ */
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*-----/;
+const TOKENS = /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/;
+const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/;
+const CREDENTIAL_SHAPES = [
+    /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
+    /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
+    PEM_BEGIN,
+    TOKENS,
+    JWT
+];
+/** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
+const holdsCredential = (value) => CREDENTIAL_SHAPES.some((shape) => shape.test(value));
+/** The one rule for a named value (an `env-report` variable): a credential by its name, its shape, or a known secret. */
+const isSecretValue = (name, value, secrets = []) => secrets_isCredentialName(name) || holdsCredential(value) || secrets.some((s) => s !== '' && value.includes(s));
+/**
+ * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
+ * word that holds it, and not masking it would print it. No real key is that short.
+ */
+const MIN_SECRET_CHARS = 4;
+/** The variables that name a proxy, as curl, Python's requests and undici read them. */
+const PROXY_VARIABLES = (/* unused pure expression or super */ null && (['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY']));
+/**
+ * The credentials in the proxy URLs of `env` (`http://user:password@proxy:3128`): the user and password as the
+ * URL writes them, the password alone, and decoded. The action prints a proxy without them (`proxyLabel`), but
+ * `env-report`, a server's log, the history or a proxy's own error page may carry the URL or the password. A
+ * password shorter than MIN_SECRET_CHARS is masked only with its user, not alone (it would blank every word that
+ * holds it); unlike an input, a variable the job sets for every step is not refused.
+ */
+function proxySecrets(env) {
+    const found = new Set();
+    for (const name of PROXY_VARIABLES) {
+        // the authority's user information: up to its last @, as curl reads it (a password may hold a bare @)
+        const userinfo = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s]*)@/i.exec(env[name]?.trim() ?? '')?.[1];
+        if (userinfo === undefined || userinfo === '')
+            continue;
+        const password = userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : userinfo;
+        for (const s of [userinfo, password, decoded(password)])
+            if (s.length >= MIN_SECRET_CHARS)
+                found.add(s);
+    }
+    return [...found];
+}
+const decoded = (text) => {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+};
+/**
+ * The parts of a credential header's value a server may echo alone, beside the whole value: the token after
+ * an auth scheme (`Bearer tok`, `Basic dXNl\u2026`) and each cookie's value (`a=1; session=xyz`).
+ */
+function credentialParts(name, value) {
+    if (/cookie/i.test(name))
+        return value
+            .split(';')
+            .map((c) => c.slice(c.indexOf('=') + 1).trim())
+            .filter((v) => v !== '');
+    const scheme = /authorization/i.test(name) ? /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value) : null;
+    return scheme ? [scheme[1].trim()] : [];
+}
+/**
+ * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
+ * line), then each credential shape where it stands (a URL keeps its scheme and host, a password field its name; of
+ * a PEM block only its BEGIN line is recognisable, and `env-report` masks such a value whole). The CLI has no runner
+ * to mask for it, and the action masks before the runner does.
+ */
+function secrets_redact(text, secrets) {
+    const forms = new Set();
+    for (const s of secrets) {
+        const once = JSON.stringify(s).slice(1, -1);
+        forms.add(s).add(once).add(JSON.stringify(once).slice(1, -1));
+    }
+    // longest first, so that a part (the token) never splits the whole (`Bearer token`) before it is masked
+    return [...forms]
+        .filter((s) => s !== '')
+        .sort((a, b) => b.length - a.length)
+        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text)
+        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
+        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
+        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
+        .replace(new RegExp(PEM_BEGIN, 'g'), MASK)
+        .replace(new RegExp(TOKENS, 'g'), MASK)
+        .replace(new RegExp(JWT, 'g'), MASK);
+}
+
+;// CONCATENATED MODULE: ./src/http/probe.ts
+
+
+
+
+
+
+/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
+const BODY_CAP_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+function createProber({ url, headers, ...options }) {
+    const client = createHttpClient(options);
+    return {
+        probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
+        close: () => client.close()
+    };
+}
+function createHttpClient({ caCert, insecureTls, secrets = [], collector = createBodyCollector(), env = process.env } = {}) {
+    // node:tls is loaded only here: a plain http:// wait never needs it, nor its memory.
+    const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
+    const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
+    // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
+    const limits = { headersTimeout: 0, bodyTimeout: 0 };
+    const lookupHost = createLookup();
+    const connections = () => ({
+        direct: new Agent({ ...limits, connect: { ...tls, lookup: lookupHost, autoSelectFamily: true } }),
+        proxies: new Map()
+    });
+    let live = connections();
+    const viaProxy = (proxy) => {
+        let agent = live.proxies.get(proxy.href);
+        if (agent === undefined) {
+            agent = new ProxyAgent({
+                ...limits,
+                uri: proxy.href,
+                // As curl: an http:// URL is sent to the proxy in absolute form; only https:// is tunnelled (CONNECT).
+                proxyTunnel: false,
+                proxyTls: { ...tls, lookup: lookupHost },
+                requestTls: tls,
+                factory: (origin, options) => new Client(origin, withFinalConnectErrors(options))
+            });
+            live.proxies.set(proxy.href, agent);
+        }
+        return agent;
+    };
+    const discard = (old) => {
+        for (const d of [old.direct, ...old.proxies.values()])
+            void d.destroy().catch(() => undefined);
+    };
+    return {
+        async send({ url, method, headers, json, stream }, timeoutMs, signal) {
+            const controller = new AbortController();
+            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
+            const onStop = () => controller.abort(new ProbeStopped());
+            if (signal?.aborted)
+                onStop();
+            else
+                signal?.addEventListener('abort', onStop, { once: true });
+            // Settles the moment the exchange is cut short, in whatever state it is (connecting included).
+            let onCut = () => undefined;
+            const cut = new Promise((_resolve, reject) => {
+                onCut = () => reject(controller.signal.reason);
+                controller.signal.addEventListener('abort', onCut, { once: true });
+            });
+            let status;
+            let target = url;
+            let proxy;
+            let sent = {
+                'user-agent': 'wait-for-model',
+                accept: 'application/json, */*;q=0.5',
+                ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+                ...headers
+            };
+            const exchange = async () => {
+                for (let hop = 0;; hop++) {
+                    proxy = proxyFor(target, env);
+                    // `reset` closes the connection after each request: a kept-alive socket the server has just
+                    // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
+                    const res = await request(proxy === undefined ? live.direct : viaProxy(proxy), {
+                        origin: target.origin,
+                        path: `${target.pathname}${target.search}`,
+                        method,
+                        headers: sent,
+                        body: json === undefined ? undefined : JSON.stringify(json),
+                        signal: controller.signal,
+                        reset: true
+                    });
+                    status = res.statusCode;
+                    const location = [res.headers.location].flat()[0];
+                    // Only a GET is followed: a generation request that is redirected reports the redirect.
+                    if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
+                        await res.body.dump();
+                        if (hop === MAX_REDIRECTS)
+                            return {
+                                kind: 'error',
+                                code: 'TOO_MANY_REDIRECTS',
+                                message: `more than ${MAX_REDIRECTS} redirects`,
+                                status
+                            };
+                        const next = new URL(location, target);
+                        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+                            return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
+                        }
+                        // Credentials are for the origin they were configured for, like a browser's fetch does.
+                        if (next.origin !== target.origin)
+                            sent = withoutCredentials(sent);
+                        target = next;
+                        continue;
+                    }
+                    const contentType = String(res.headers['content-type'] ?? '');
+                    if (stream !== undefined && status >= 200 && status < 300) {
+                        let streamed = 0;
+                        for await (const chunk of res.body) {
+                            streamed += chunk.length;
+                            if (stream(chunk))
+                                continue;
+                            res.body.destroy();
+                            break;
+                        }
+                        collector.arrived(streamed);
+                        return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false };
+                    }
+                    const { text: raw, truncated } = await readCapped(res.body);
+                    collector.arrived(raw.length);
+                    const text = secrets.length === 0 ? raw : redact(raw, secrets);
+                    const retryAfter = [res.headers['retry-after']].flat()[0];
+                    return {
+                        kind: 'http',
+                        status,
+                        contentType,
+                        body: text,
+                        json: probe_parseJson(text),
+                        truncated,
+                        ...((status === 429 || status === 503) && retryAfter !== undefined
+                            ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
+                            : {}),
+                        ...(target === url ? {} : { redirectedTo: target.href })
+                    };
+                }
+            };
+            const inFlight = exchange();
+            try {
+                return await Promise.race([inFlight, cut]);
+            }
+            catch (e) {
+                const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy);
+                // Headers over undici's limit leave as much garbage behind as a body near the cap would, but no body
+                // arrived to count: counted as one, so that the next one collects.
+                if (error.code === 'UND_ERR_HEADERS_OVERFLOW')
+                    collector.arrived(OVERFLOWED_HEADERS_BYTES);
+                return {
+                    ...error,
+                    message: redact(error.message, secrets),
+                    status,
+                    ...(target === url ? {} : { redirectedTo: target.href })
+                };
+            }
+            finally {
+                clearTimeout(timer);
+                signal?.removeEventListener('abort', onStop);
+                controller.signal.removeEventListener('abort', onCut);
+                if (controller.signal.aborted) {
+                    // What was cut short may still be connecting or retrying: end it, and start the next exchange afresh.
+                    inFlight.catch(() => undefined);
+                    discard(live);
+                    live = connections();
+                }
+            }
+        },
+        close: async () => {
+            discard(live);
+        }
+    };
+}
+/** undici retries a connection that fails with `UND_ERR_SOCKET` at once: a proxy closing after CONNECT would loop. */
+function withFinalConnectErrors(options) {
+    const { connect } = options;
+    if (typeof connect !== 'function')
+        return options;
+    return {
+        ...options,
+        connect: (opts, callback) => connect(opts, (err, socket) => callback(err?.code === 'UND_ERR_SOCKET'
+            ? Object.assign(new Error(`the proxy closed the connection (${err.message})`), { code: 'PROXY_CLOSED' })
+            : err, socket))
+    };
+}
+const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialName(name)));
+const OVERFLOWED_HEADERS_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
+/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
+class ProbeStopped extends Error {
+    code = 'STOPPED';
+    constructor() {
+        super('stopped');
+    }
+}
+class ProbeTimeout extends Error {
+    ms;
+    code = 'TIMEOUT';
+    constructor(ms) {
+        super(`no answer within ${clock_formatDuration(ms)}`);
+        this.ms = ms;
+    }
+}
+async function readCapped(body) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        if (size + chunk.length > BODY_CAP_BYTES) {
+            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
+            body.destroy();
+            return { text: decode(chunks), truncated: true };
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+    }
+    return { text: decode(chunks), truncated: false };
+}
+const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+/** No model list nests deeper; JSON.parse of a 1 MiB `[[[\u2026]]]` builds half a million arrays. */
+const MAX_JSON_DEPTH = 64;
+function probe_parseJson(text) {
+    const first = /\S/.exec(text.slice(0, 4096))?.[0];
+    if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+function nestsDeeperThan(text, max) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++;
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22)
+            inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > max)
+                return true;
+        }
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+    }
+    return false;
+}
+/** Errors of the connection itself: through a proxy, they are the proxy's (it connects to the server). */
+const CONNECT_CODES = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ETIMEDOUT',
+    'UND_ERR_CONNECT_TIMEOUT'
+]);
+function describeError(e, proxy) {
+    let err = e;
+    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
+    while (err?.cause && typeof err.cause.code === 'string')
+        err = err.cause;
+    if (err && Array.isArray(err.errors)) {
+        // happy-eyeballs (localhost \u2192 ::1 and 127.0.0.1) reports an AggregateError of both attempts
+        const inner = err.errors.find((x) => x?.code);
+        if (inner)
+            err = inner;
+    }
+    const code = err?.code ?? 'UNKNOWN';
+    const message = err?.message ?? String(e);
+    if (proxy === undefined || code === 'TIMEOUT' || code === 'STOPPED')
+        return { kind: 'error', code, message };
+    // `PROXY_` keeps a refused proxy from reading as a refused server (nor waking the server's port watch).
+    const proxied = CONNECT_CODES.has(code) ? `PROXY_${code}` : code;
+    return { kind: 'error', code: proxied, message, proxy: proxyLabel(proxy) };
+}
+
+;// CONCATENATED MODULE: ./src/report/answer-report.ts
+/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
+
+
+
+
+
+const ERROR_WORDS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset by the server',
+    UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
+    EPIPE: 'connection closed by the server',
+    ENOTFOUND: 'host not found (DNS)',
+    EAI_AGAIN: 'host name lookup failed for now (DNS)',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ETIMEDOUT: 'connection attempt timed out',
+    UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
+    HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
+    TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
+    BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
+};
+/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
+const PROXY_WORDS = {
+    ECONNREFUSED: 'refused the connection',
+    ENOTFOUND: 'was not found (DNS)',
+    EAI_AGAIN: 'could not be looked up for now (DNS)',
+    EHOSTUNREACH: 'is unreachable',
+    ENETUNREACH: 'is on an unreachable network',
+    ETIMEDOUT: 'did not accept the connection in time',
+    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+    CLOSED: 'closed the connection before the tunnel was open'
+};
+/** A `PROXY_<code>` (`viaProxy`) is said after "the proxy \u2026". */
+function codeWords(code, viaProxy) {
+    // a code the tables do not name (facts/answer.ts lists those they do) has no words of its own
+    const errors = ERROR_WORDS;
+    const proxies = PROXY_WORDS;
+    if (!viaProxy)
+        return errors[code];
+    const own = code.slice('PROXY_'.length);
+    return proxies[own] ?? (errors[own] === undefined ? undefined : `failed: ${errors[own]}`);
+}
+function answer_report_someOf(ids, max, total = ids.length) {
+    const named = ids.slice(0, max).map((id) => clip(id, NAMED_ID_CHARS));
+    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
+}
+/** A generation request that produced a token: its arrival is the news, not its body. */
+const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
+/** An answer in words: the same words for the same answer (it names the model, the text or the pattern it lacks). */
+function answer_report_answerWords(answer) {
+    const stopped = cannotChangeWords(answer, () => listedWords(answer));
+    if (stopped !== undefined)
+        return stopped;
+    if (answer.engineReadiness !== undefined)
+        return withEngineReadinessWords(answer);
+    if (answer.generation !== undefined)
+        return withGenerationWords(answer);
+    if (answer.error !== undefined)
+        return errorWords(answer, answer.error);
+    const status = `HTTP ${answer.status}`;
+    const said = answer.said ? ` ${answer.said}` : '';
+    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
+        return {
+            summary: `${status}${said}`,
+            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
+                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
+                'or pass the header it expects with "headers"'
+        };
+    }
+    if (answer.state === 'waiting' && answer.missing === undefined)
+        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
+    if (answer.missing?.what === 'completion') {
+        return {
+            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
+            detail: `the answer is not a ${answer.missing.route} completion`
+        };
+    }
+    const { models } = answer;
+    const listed = models === undefined
+        ? ''
+        : models.length === 0
+            ? ', lists no models'
+            : `, serving [${answer_report_someOf(models, models.length, answer.modelCount)}]`;
+    const summary = `${status}${listed || said}`;
+    if (answer.ambiguous !== undefined) {
+        const words = ambiguousModelText(answer.ambiguous.model, answer.ambiguous.candidates, answer.ambiguous.count);
+        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
+    }
+    if (answer.missing === undefined)
+        return { summary, detail: '' };
+    const why = missingWords(answer.missing, answer);
+    return { summary: `${summary} \u2014 ${why}`, detail: why };
+}
+/** The one-line summary of the model list under a fatal answer built on it. */
+const listedWords = (answer) => answer_report_answerWords({
+    ...answer,
+    state: 'ready',
+    wrongModel: undefined,
+    engineDead: undefined,
+    engineReadiness: undefined,
+    generation: undefined
+}).summary;
+/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
+function missingWords(missing, answer) {
+    switch (missing.what) {
+        case 'model-list':
+            return `the answer is not a model list, so "${missing.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
+        case 'model':
+            if (missing.partial !== undefined)
+                return `"${missing.model}" is not among the listed models ("${clip(missing.partial, NAMED_ID_CHARS)}" contains it, which "model-match: exact" refuses)`;
+            return answer.models?.length
+                ? `"${missing.model}" is not among the listed models`
+                : `"${missing.model}" is not listed yet`;
+        case 'model-loaded':
+            return `"${missing.id}" is listed but still loading (${missing.loading})`;
+        case 'model-unloaded':
+            return unloadedModelText(missing.id, missing.loadAsked === true);
+        case 'match':
+            return `the body does not contain "${missing.match}"`;
+        case 'match-regex-in-time':
+            return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match")`;
+        case 'match-regex':
+            return `the body does not match ${missing.pattern}`;
+    }
+}
+function errorWords(answer, code) {
+    if (answer.plainHttp !== undefined) {
+        const to = answer.plainHttp.redirectedTo;
+        const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
+        return {
+            summary: 'TLS error: the server answered in plain HTTP, not TLS',
+            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
+                (to === undefined
+                    ? 'use an http:// URL'
+                    : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
+                '; "ca-cert" and "insecure-tls" cannot help'
+        };
+    }
+    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
+        return {
+            summary: `TLS error: ${answer.said}`,
+            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
+                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
+        };
+    }
+    if (code === 'TIMEOUT') {
+        const summary = answer.status === undefined
+            ? 'no answer (request timed out)'
+            : `HTTP ${answer.status}, but the body did not arrive in time`;
+        return { summary, detail: summary };
+    }
+    const viaProxy = answer.proxy !== undefined;
+    const known = codeWords(code, viaProxy);
+    const words = viaProxy
+        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
+        : (known ?? `${answer.said} (${code})`);
+    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
+    return { summary, detail: summary };
+}
+/** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
+function withEngineReadinessWords(answer) {
+    const { request, answer: engine } = answer.engineReadiness;
+    const listed = answer_report_answerWords({ ...answer, state: 'ready', engineReadiness: undefined }).summary;
+    const said = answer_report_answerWords(engine);
+    const summary = `${listed} \u2014 ${request}: ${said.summary}`;
+    return {
+        summary,
+        detail: engine.state === 'ready' ? '' : `the model is listed, but ${request} says not ready yet: ${said.summary}`
+    };
+}
+/** A listed model's answer with the generation request that followed it. */
+function withGenerationWords(answer) {
+    const { request, answer: generation } = answer.generation;
+    // The model was listed and ready when the generation request went out.
+    const listed = answer_report_answerWords({ ...answer, state: 'ready', generation: undefined }).summary;
+    if (generation.state === 'ready')
+        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
+    const said = answer_report_answerWords(generation);
+    return {
+        summary: `${listed} \u2014 ${request}: ${said.summary}`,
+        detail: answer.state === 'fatal'
+            ? `${request}: ${said.detail}`
+            : `the model is listed, but ${request} failed: ${said.summary}`
+    };
+}
+const quoted = (ids) => ids
+    .slice(0, 10)
+    .map((id) => `"${clip(id, 200)}"`)
+    .join(', ');
+/** The answers that end a wait at once, since waiting cannot change them. */
+function cannotChangeWords(answer, listed) {
+    if (answer.loadFailed !== undefined) {
+        const { request, model, reason } = answer.loadFailed;
+        const said = clip(reason, 500);
+        return {
+            summary: `${request}: "${model}" UNAVAILABLE: ${said}`,
+            detail: `the engine says "${model}" failed to load (${request}: UNAVAILABLE): ${said}. Waiting will not load it`
+        };
+    }
+    if (answer.wrongModel !== undefined) {
+        const { model, serving, nearest, forMs } = answer.wrongModel;
+        const near = nearest === undefined ? '' : ` (the nearest listed name is "${clip(nearest, 200)}")`;
+        return {
+            summary: `${listed()} \u2014 serves another model, not "${model}"`,
+            detail: `the server serves ${quoted(serving)}, not "${model}"${near}, unchanged for ${formatDuration(forMs)}, ` +
+                'and this engine serves only the models it was started with. Fix "model", or the model the server starts with'
+        };
+    }
+    if (answer.engineDead !== undefined) {
+        const { request, by, status, count } = answer.engineDead;
+        const what = by === 'health'
+            ? `${request} answered ${status ?? 'an error'} after it had said ready`
+            : `${request} answered the engine's own dead-engine error ${count ?? 3} times in a row` +
+                (status === undefined ? '' : ` (HTTP ${status})`);
+        return {
+            summary: `${listed()} \u2014 the engine died: ${what}`,
+            detail: `the engine's core died: ${what}. It will not recover by waiting: see the server's log, and restart it`
+        };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/report/progress.ts
+/** The progress lines: the first, each change of answer, the gate's own, the last, and `check`'s one line. */
+
+
+/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
+function eventLine(event, startup) {
+    const at = formatDuration(event.elapsedMs);
+    const { summary } = answerWords(event.assessment.answer);
+    if (event.type === 'change')
+        return `${at}: ${summary}`;
+    if (event.type === 'lost')
+        return `${at}: the server stopped answering (${summary}) after it had answered: crashed or restarting?`;
+    if (startup !== undefined)
+        return `${at}: ${startup}; the server still answers: ${summary} (${progress_probes(event.attempt)} so far)`;
+    return `${at}: still waiting (${progress_probes(event.attempt)} so far); the server still answers: ${summary}`;
+}
+/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
+function probeLine(result) {
+    if (result.kind === 'error')
+        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
+    const facts = [
+        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
+        result.contentType && `content-type ${result.contentType}`,
+        result.retryAfterMs !== undefined && `Retry-After ${formatDuration(result.retryAfterMs)}`,
+        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
+    ].filter(Boolean);
+    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
+}
+/** The line the progress ends with. */
+function finalLine(outcome) {
+    // a fleet: how many are ready, and which endpoint the line's figures are
+    const results = outcome.results ?? [];
+    const fleet = results.length > 1
+        ? ` (${outcome.url?.href ?? 'an endpoint'}; ${results.filter((r) => r.ready).length} of ${results.length} endpoints ready)`
+        : '';
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
+        const said = outcome.last === undefined ? '' : answerWords(outcome.last.answer).summary;
+        return `Ready after ${formatDuration(outcome.elapsedMs)} (${progress_probes(outcome.attempts)})${model}: ${said}${fleet}`;
+    }
+    return `Not ready after ${formatDuration(outcome.elapsedMs)} (${progress_probes(outcome.attempts)}): ${outcome.reason}${fleet}`;
+}
+/** `env-report` asked for, and nothing to report: the log and the job summary say so alike. */
+const progress_envUnreadableText = (server) => `The environment of process ${server.envPid ?? server.pid} could not be read (it has exited, or this is not Linux).`;
+/** Whose environment the report is: `process 1235, which listens on port 8000` (the launched one named where it is another). */
+const progress_envWhose = (server) => server.envPort === undefined
+    ? `process ${server.envPid ?? server.pid}`
+    : `process ${server.envPid ?? server.pid}, which listens on port ${server.envPort}` +
+        (server.launchedEnv === undefined ? '' : `; the launched process is ${server.launchedEnv.pid}`);
+/** The listener is not the launched process: whether, and in which variables, their environments differ. */
+function progress_envDiffersText(server) {
+    const launched = server.launchedEnv;
+    if (launched === undefined)
+        return '';
+    if (launched.env === undefined)
+        return `The environment of the launched process ${launched.pid} could not be read.`;
+    if (launched.differs.length === 0)
+        return `The launched process ${launched.pid} has the same values.`;
+    const n = launched.differs.length;
+    return (`The launched process ${launched.pid} has other values for ${n === 1 ? 'one variable' : `${n} variables`} ` +
+        `(${launched.differs.join(', ')}): the server did not get what the step set. The launched process has:`);
+}
+/** The gate's own lines, beside the wait's events. */
+const gateLines = {
+    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
+    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
+    /** A line the startup profile says, `elapsedMs` into the wait. */
+    startup: (elapsedMs, line) => `${clock_formatDuration(elapsedMs)}: ${line}`,
+    environment: (server) => {
+        const launched = server.launchedEnv;
+        if (launched === undefined)
+            return [`Server environment (${progress_envWhose(server)}):`, ...envLines(server).map((l) => `  ${l}`)];
+        return [
+            `Server environment (${progress_envWhose(server)}):`,
+            ...envLines(server).map((l) => `  ${l}`),
+            progress_envDiffersText(server),
+            ...(launched.differs.length === 0
+                ? []
+                : envLines({
+                    ...server,
+                    env: launched.env,
+                    envPid: launched.pid,
+                    envUnreadable: launched.env === undefined
+                }).map((l) => `  ${l}`))
+        ];
+    },
+    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
+    noLog: (path) => `The server log ${path} does not exist.`,
+    /** Why the other endpoints of a fleet stop waiting. */
+    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
+};
+/** Why an endpoint of a fleet of servers started nothing: another endpoint's pre-flight refused its server. */
+const fleetRefusedText = (by, reason) => `nothing was started: the server of ${by.href} was refused (${reason}), and a fleet starts whole or not at all`;
+/** Why an endpoint of a fleet of servers stopped waiting: another endpoint's own wait failed outright. */
+const fleetFailedText = (by, error) => `the wait for ${by.href} failed (${error}), and the fleet's other waits end with it`;
+/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often (`intervalMs`: the cheap probes' gap). */
+function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
+    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
+    const then = smoke === undefined
+        ? ''
+        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
+    return (`Waiting up to ${formatDuration(ctx.timeoutMs)} for ${progress_describeExpectation(ctx, subject)}` +
+        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}${then}`);
+}
+/** The `env-report` lines for the log. */
+function envLines(server) {
+    if (server.envUnreadable)
+        return [progress_envUnreadableText(server)];
+    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
+}
+const progress_probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
+/** What readiness means for these settings, in words. */
+function progress_describeExpectation({ expect, url }, subject = url.href) {
+    const parts = [
+        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
+    ];
+    if (expect.model !== undefined)
+        parts.push(`list model "${expect.model}"`);
+    if (expect.match !== undefined)
+        parts.push(`contain "${expect.match}"`);
+    if (expect.matchRegex !== undefined)
+        parts.push(`match ${String(expect.matchRegex)}`);
+    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+const oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, ' ');
+/** One line whatever the server said, so that a health check's log (`docker inspect`) stays readable. */
+function checkLine(outcome) {
+    const took = formatDuration(outcome.elapsedMs);
+    const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : '';
+    if (outcome.ready) {
+        const model = outcome.last?.modelId ? ` model "${outcome.last.modelId}"` : '';
+        const said = outcome.last === undefined ? '' : answerWords(outcome.last.answer).summary;
+        return oneLine(`ready in ${took}${endpoints}:${model} ${said}`.trimEnd());
+    }
+    // A wait's reason "timeout" means "not ready yet" here: the one answer there was says why.
+    const why = outcome.reason === 'timeout' ? 'not ready' : `not ready (${outcome.reason})`;
+    const last = outcome.last && answerWords(outcome.last.answer);
+    const said = last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary;
+    const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : '';
+    return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`);
+}
+
+;// CONCATENATED MODULE: ./src/report/failure.ts
+/** The failure: the message a wait that was not ready ends with. */
+
+
+
+function failure_failureMessage(outcome, ctx) {
+    const last = outcome.last;
+    const words = last && answerWords(last.answer);
+    const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
+    if (STOPPED_BY_ANSWER.includes(outcome.reason)) {
+        return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`;
+    }
+    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
+        return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`);
+    }
+    if (outcome.halt) {
+        // a cancel after the wait had found it ready (its smoke test cut short): it was ready, the run is not
+        const before = last?.state === 'ready' ? '' : ', before the server was ready';
+        const lines = [sentence(`Stopped after ${waited}${before}: ${outcome.halt.detail}`)];
+        if (words !== undefined)
+            lines.push(sentence(`Last answer: ${words.summary}`));
+        return lines.join('\n');
+    }
+    const lines = [
+        outcome.reason === 'generation-failed'
+            ? sentence(`Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}): ${words?.detail ?? 'the generation request failed'}`)
+            : `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
+    ];
+    if (last === undefined || words === undefined)
+        return lines[0];
+    lines.push(sentence(`Last answer: ${words.summary}`));
+    if (last.models !== undefined && ctx.expect.model !== undefined) {
+        lines.push(last.models.length
+            ? `The server lists: ${someOf(last.models, 50, last.modelCount)}.`
+            : 'The server lists no models.');
+    }
+    if (last.excerpt)
+        lines.push(`Body (first 200 characters): ${last.excerpt}`);
+    if (outcome.firstResponseMs === undefined)
+        lines.push('The server never answered over HTTP.');
+    return lines.join('\n');
+}
+/** Reasons an answer gives at once: the failure says what to do, not how long it waited for what. */
+const STOPPED_BY_ANSWER = (/* unused pure expression or super */ null && ([
+    'unauthorized',
+    'tls',
+    'ambiguous-model',
+    'load-failed',
+    'wrong-model',
+    'engine-dead'
+]));
+/** Server messages often end a sentence already. */
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+;// CONCATENATED MODULE: ./src/report/outputs.ts
+/** action.yml's outputs as the action sets them (strings) and as `--json` prints them (typed, not strings to parse). */
+
+const secondsOr = (ms) => (ms === undefined ? '' : clock_seconds(ms));
+const textOf = (value) => (value === undefined ? '' : String(value));
+/** In action.yml's order (a test holds the two together). */
+const OUTPUTS = {
+    ready: { kind: 'boolean', of: (o) => String(o.ready) },
+    'elapsed-seconds': { kind: 'number', of: (o) => clock_seconds(o.elapsedMs) },
+    attempts: { kind: 'number', of: (o) => String(o.attempts) },
+    'status-code': { kind: 'number', of: (o) => textOf(o.last?.status) },
+    models: { kind: 'json', of: (o) => JSON.stringify(o.models) },
+    'model-id': { kind: 'string', of: (o) => o.last?.modelId ?? '' },
+    'model-match': { kind: 'string', of: (o) => (o.ready ? (o.last?.modelMatch ?? '') : '') },
+    'first-response-seconds': { kind: 'number', of: (o) => secondsOr(o.firstResponseMs) },
+    reason: { kind: 'string', of: (o) => o.reason },
+    pid: { kind: 'number', of: (o) => textOf(o.server?.pid) },
+    'log-file': { kind: 'string', of: (o) => o.server?.logFile ?? '' },
+    'startup-seconds': { kind: 'number', of: (o) => secondsOr(o.server?.startupMs) },
+    'gpu-memory-mib': { kind: 'number', of: (o) => textOf(o.server?.gpuMemoryMiB) },
+    'generation-seconds': { kind: 'number', of: (o) => secondsOr(o.generationMs) },
+    results: { kind: 'json', of: (o) => JSON.stringify(o.results.map(resultRecord)) },
+    phases: { kind: 'json', of: (o) => JSON.stringify((o.profile?.phases ?? []).map(phaseRecord)) },
+    'expected-seconds': { kind: 'number', of: (o) => textOf(o.profile?.expectedSeconds?.toFixed(1)) },
+    'regression-percent': { kind: 'number', of: (o) => textOf(o.profile?.regressionPercent?.toFixed(1)) },
+    'ttft-ms': {
+        kind: 'number',
+        of: (o) => textOf(o.smoke?.ttftMs === undefined ? undefined : Math.round(o.smoke.ttftMs))
+    },
+    'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) }
+};
+const OUTPUT_NAMES = Object.keys(OUTPUTS);
+function outputs_outputs(outcome) {
+    return Object.fromEntries(OUTPUT_NAMES.map((name) => [name, OUTPUTS[name].of(outcome)]));
+}
+const phaseRecord = (p) => ({
+    name: p.name,
+    seconds: p.seconds
+});
+function resultRecord(r) {
+    return {
+        url: r.url.href,
+        ready: r.ready,
+        'elapsed-seconds': Number(clock_seconds(r.elapsedMs)),
+        'status-code': r.last?.status ?? null,
+        'model-id': r.last?.modelId ?? null,
+        reason: r.reason,
+        // a fleet of servers: each endpoint's own (one server for all has them in the outputs beside `results`)
+        ...(r.server === undefined
+            ? {}
+            : {
+                pid: r.server.pid ?? null,
+                container: r.server.container ?? null,
+                'log-file': r.server.logFile ?? null,
+                'startup-seconds': r.server.startupMs === undefined ? null : Number(clock_seconds(r.server.startupMs)),
+                'gpu-memory-mib': r.server.gpuMemoryMiB ?? null
+            }),
+        ...(r.profile === undefined ? {} : { phases: r.profile.phases.map(phaseRecord) }),
+        // only with a smoke test: a wait without one keeps the entries it always had
+        ...(r.smoke === undefined
+            ? {}
+            : {
+                'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
+                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
+            })
+    };
+}
+/** An empty output is null unless it is text; a value that does not read as its kind stays the string it is. */
+function typed(kind, text) {
+    if (kind === 'string')
+        return text;
+    if (text === '')
+        return null;
+    if (kind === 'boolean')
+        return text === 'true' ? true : text === 'false' ? false : text;
+    if (kind === 'number')
+        return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text;
+    }
+}
+function typedOutputs(outputs) {
+    const table = OUTPUTS;
+    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(table[name]?.kind ?? 'string', text)]));
+}
+
+;// CONCATENATED MODULE: ./src/engines/log-markers.ts
+
+const ENGINE_LOGS = engines_ENGINE_RECORDS.map((r) => ({
+    engine: r.name,
+    label: r.label,
+    ...r.log
+}));
+const log_markers_engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
+const phaseMarkers = (engine) => ENGINES[engine].log.phases;
+function engineOfLine(line) {
+    return LOG_DETECTION_ORDER.find((e) => ENGINES[e].log.signature.test(line));
+}
+/** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
+function engineOfModelList(json) {
+    const data = json?.data;
+    if (!Array.isArray(data))
+        return undefined;
+    for (const entry of data) {
+        const owner = entry?.owned_by;
+        const found = ENGINE_RECORDS.find((r) => r.ownedBy !== undefined && r.ownedBy === owner);
+        if (found)
+            return found.name;
+    }
+    return undefined;
+}
+/** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
+function stampOf(log, line) {
+    const g = log.stamp?.exec(line)?.groups;
+    if (g === undefined)
+        return undefined;
+    const n = (v) => (v === undefined ? 0 : Number(v));
+    const fraction = g.f === undefined ? n(g.ms) + n(g.us) / 1000 : Number(`0.${g.f}`) * 1000;
+    return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
+}
+const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
+const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
+/** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
+const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+
+;// CONCATENATED MODULE: ./src/report/profile-report.ts
+
+
+const profile_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
+const about = (ms) => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`);
+/** What the startup profile read in the log, one line each: the engine, each new phase. */
+function startupLines(events) {
+    return events.map((e) => e.type === 'engine'
+        ? `engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
+        : phaseChangeText(e.name, e.previous));
+}
+/** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
+function startupStatusText(status) {
+    if (status === undefined)
+        return undefined;
+    if (status.phase === undefined)
+        return etaText(status.eta);
+    return progressText(status.phase, status.phaseLeftMs, status.eta);
+}
+/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
+function progressText(phase, phaseLeftMs, against) {
+    const p = phase.progress?.last;
+    const parts = [
+        p === undefined
+            ? `${phase.name} for ${formatDuration(phase.inPhaseMs)}`
+            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
+    ];
+    if (phaseLeftMs !== undefined)
+        parts[0] += `, ${about(phaseLeftMs)}`;
+    if (against !== undefined)
+        parts.push(etaText(against));
+    return parts.join('; ');
+}
+/**
+ * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
+ * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
+ */
+function etaText(e) {
+    if (e.kind === 'ready-in')
+        return `ready in about ${formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
+    if (e.phase !== undefined)
+        return `${formatDuration(e.overMs)} longer than its usual ${profile_report_s1(e.usualMs / 1000)} in earlier runs`;
+    return `${formatDuration(e.overMs)} slower than earlier runs, which were ready after ${profile_report_s1(e.usualMs / 1000)}`;
+}
+/** `now loading weights (initializing took 12.3s)`. */
+const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${profile_report_s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
+const BLOCKS = (/* unused pure expression or super */ null && (['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589']));
+const BAR_WIDTH = 24;
+/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
+function bar(fraction) {
+    const f = Math.min(1, Math.max(0, fraction));
+    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
+    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
+}
+/** `00:05:03.400`: a time from the start, in the chart's date format (Mermaid reads it as a time of day). */
+const clock = (ms) => {
+    // HH stops at 23: a startup of a day is past any timeout worth waiting for
+    const t = Math.min(Math.max(0, Math.round(ms)), 24 * 3600_000 - 1);
+    const hms = [Math.floor(t / 3600_000), Math.floor(t / 60_000) % 60, Math.floor(t / 1000) % 60];
+    return `${hms.map((n) => String(n).padStart(2, '0')).join(':')}.${String(t % 1000).padStart(3, '0')}`;
+};
+/** Seconds as whole tenths, in milliseconds: the chart's resolution, that of the figures in its labels. */
+const tenths = (seconds) => Math.round(seconds * 10) * 100;
+/**
+ * A Mermaid gantt chart of the phases end to end, each bar to the tenth of a second (dayjs's `SSS` reads
+ * milliseconds), so a 0.0 s phase is no wider than it took and the bars end at the total.
+ */
+function phaseGantt(phases, engineLabel) {
+    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+    const lines = [
+        '```mermaid',
+        'gantt',
+        `  title ${engineLabel} startup`,
+        '  dateFormat HH:mm:ss.SSS',
+        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
+        `  section ${engineLabel}`
+    ];
+    let sum = 0;
+    for (const p of phases) {
+        const start = tenths(sum);
+        sum += p.seconds;
+        lines.push(`  ${`${p.name} ${profile_report_s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(start)}, ${clock(tenths(sum))}`);
+    }
+    lines.push('```');
+    return lines.join('\n');
+}
+/** The chart, and a table with proportional bars and, with history, the usual figures. */
+function profile_report_phaseMarkdown(phases, engineLabel, usual) {
+    if (phases.length === 0)
+        return '';
+    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
+    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+    const withUsual = usual !== undefined && usual.size > 0;
+    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
+    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
+    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
+    for (const p of phases) {
+        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
+        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
+        const u = usual?.get(p.name);
+        const cells = withUsual
+            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
+            : [p.name, seconds, share, bar(p.seconds / longest)];
+        lines.push(`| ${cells.join(' | ')} |`);
+    }
+    if (phases.some((p) => p.printed))
+        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
+    return `${lines.join('\n')}\n`;
+}
+function regressionText(r) {
+    const grew = r.grewMost
+        ? `; ${r.grewMost.name} grew most: ${profile_report_s1(r.grewMost.seconds)} against ${profile_report_s1(r.grewMost.usual)}`
+        : '';
+    return (`Startup took ${profile_report_s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${profile_report_s1(r.expectedSeconds)} ` +
+        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
+}
+const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
+/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
+const profile_report_driftText = (d) => {
+    const last = `in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}`;
+    // a credential's record is a keyed hash: whether it changed is all there is to say
+    if (d.secret) {
+        const set = (v) => (v === undefined ? 'unset' : 'set');
+        return d.was !== undefined && d.now !== undefined
+            ? `${d.name} (a credential) changed: the same value ${last}, another now`
+            : `${d.name} (a credential) was ${set(d.was)} ${last}, now ${set(d.now)}`;
+    }
+    return `${d.name} was ${value(d.was)} ${last}, now ${value(d.now)}`;
+};
+function driftWarning(drifts) {
+    return `The server's environment changed since the previous run with this history key: ${drifts.map(profile_report_driftText).join('; ')}.`;
+}
+
+;// CONCATENATED MODULE: ./src/smoke/frames.ts
+/**
+ * A streamed body (SSE, or one JSON object a line for Ollama) cut into events as it arrives, within bounds a hostile
+ * server cannot swell: a line or body too long ends the stream as an error rather than growing a buffer.
+ */
+
+/** No event of a token stream comes near this (a final event with its settings is a few KiB). */
+const frames_MAX_LINE_BYTES = (/* unused pure expression or super */ null && (64 * 1024));
+/** Far above any answer of a few thousand tokens, each event with its JSON around it. */
+const frames_MAX_STREAM_BYTES = (/* unused pure expression or super */ null && (8 * 1024 * 1024));
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+class FrameReader {
+    framing;
+    partial = [];
+    partialBytes = 0;
+    total = 0;
+    data = [];
+    dataBytes = 0;
+    decoder = new TextDecoder('utf-8', { fatal: false });
+    constructor(framing) {
+        this.framing = framing;
+    }
+    /** Reading ends after a `too-long` frame. */
+    push(chunk) {
+        this.total += chunk.length;
+        if (this.total > frames_MAX_STREAM_BYTES)
+            return [{ kind: 'too-long', what: 'body' }];
+        const frames = [];
+        let start = 0;
+        for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+            const piece = chunk.subarray(start, nl);
+            start = nl + 1;
+            if (this.partialBytes + piece.length > frames_MAX_LINE_BYTES)
+                return [...frames, { kind: 'too-long', what: 'line' }];
+            const line = this.partialBytes === 0 ? piece : Buffer.concat([...this.partial, piece]);
+            this.partial = [];
+            this.partialBytes = 0;
+            frames.push(...this.line(this.decoder.decode(line).replace(/\r$/, '')));
+            if (frames.at(-1)?.kind === 'too-long')
+                return frames;
+        }
+        const rest = chunk.subarray(start);
+        if (this.partialBytes + rest.length > frames_MAX_LINE_BYTES)
+            return [...frames, { kind: 'too-long', what: 'line' }];
+        if (rest.length > 0) {
+            // copied: the chunk's buffer may be reused by the socket
+            this.partial.push(Buffer.from(rest));
+            this.partialBytes += rest.length;
+        }
+        return frames;
+    }
+    /** A last line without its line break, an SSE event without its blank line. */
+    end() {
+        const last = this.partialBytes === 0 ? [] : this.line(this.decoder.decode(Buffer.concat(this.partial)));
+        this.partial = [];
+        this.partialBytes = 0;
+        return [...last, ...(this.framing === 'sse' ? this.line('') : [])];
+    }
+    line(text) {
+        if (this.framing === 'ndjson')
+            return text.trim() === '' ? [] : toFrame(text);
+        if (text === '') {
+            if (this.data.length === 0)
+                return [];
+            const payload = this.data.join('\n');
+            this.data = [];
+            this.dataBytes = 0;
+            return payload.trim() === '[DONE]' ? [{ kind: 'done' }] : toFrame(payload);
+        }
+        // older llama.cpp sends a failure as an `error:` field of its own: an error event whatever follows
+        if (text.startsWith('error:')) {
+            const said = text.slice(text[6] === ' ' ? 7 : 6);
+            const json = parseJson(said);
+            return [{ kind: 'event', json: { error: isObject(json) ? (json.error ?? json) : said || 'error' } }];
+        }
+        // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
+        if (!text.startsWith('data:'))
+            return [];
+        // an event of many `data:` lines is held whole until its blank line: it is bounded as one line is
+        this.dataBytes += text.length;
+        if (this.dataBytes > frames_MAX_LINE_BYTES)
+            return [{ kind: 'too-long', what: 'line' }];
+        this.data.push(text.slice(text[5] === ' ' ? 6 : 5));
+        return [];
+    }
+}
+/** An event that is not a JSON object (a keep-alive, a stray word) carries nothing: it is skipped. */
+function toFrame(text) {
+    const json = parseJson(text);
+    return isObject(json) ? [{ kind: 'event', json }] : [];
+}
+
+;// CONCATENATED MODULE: ./src/report/smoke-report.ts
+
+
+
+
+const ttftText = (ms) => `${Math.round(ms)} ms`;
+const rateText = (perSecond) => `${perSecond.toFixed(1)} tokens/s`;
+const SOURCE_WORDS = {
+    'usage.completion_tokens': "the engine's usage.completion_tokens",
+    'timings.predicted_n': "the engine's timings.predicted_n",
+    eval_count: "the engine's eval_count",
+    'details.generated_tokens': "the engine's details.generated_tokens",
+    chunks: 'the streamed chunks (the engine gave no count)'
+};
+const smokeLines = {
+    start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
+        `${request === undefined ? '' : ` (${request})`}, one after another`,
+    measured: (index, requests, m) => `Smoke test ${index + 1}/${requests}: first token after ${ttftText(m.ttftMs)}; ${m.tokens} token${m.tokens === 1 ? '' : 's'}` +
+        (m.decodeTokensPerSecond === undefined ? ', all at once' : ` at ${rateText(m.decodeTokensPerSecond)}`),
+    result: (r) => r.ttftMs === undefined || r.decodeTokensPerSecond === undefined
+        ? undefined
+        : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
+            `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
+            `tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']})`
+};
+const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
+function smoke_report_problemText(p, request = 'the generation request') {
+    switch (p.kind) {
+        case 'no-route':
+            return p.why === 'no-text-generation'
+                ? `${p.engine === undefined ? 'the engine' : engineLog(p.engine).label} serves no streamed text generation ` +
+                    'this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)'
+                : `no streamed generation route is known for ${p.path}: point "url" at the server's model list ` +
+                    '(/v1/models, /api/tags or /info) or name the engine with "engine"';
+        case 'http':
+            return `${request} answered HTTP ${p.status}${p.said === undefined ? '' : `: ${p.said}`}`;
+        case 'network':
+            return `${request} failed: ${p.code} (${p.message})`;
+        case 'timeout':
+            return `it did not finish within ${formatDuration(p.timeoutMs)}`;
+        case 'stopped':
+            return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
+        case 'stream-error':
+            return `the engine's stream said: ${p.said}`;
+        case 'too-long':
+            return p.what === 'line'
+                ? `the stream sent a line longer than ${KIB(MAX_LINE_BYTES)}`
+                : `the stream sent more than ${KIB(MAX_STREAM_BYTES)}`;
+        case 'no-tokens':
+            return `${request} answered without a token in a stream`;
+        case 'not-streamed':
+            return 'every request got its tokens in one piece: the server did not stream them, so there is no decode rate';
+    }
+}
+/** `url` for a fleet's endpoint. */
+function smokeProblemMessage(r, url) {
+    const at = url === undefined ? '' : ` of ${url.href}`;
+    const done = r.measurements.length;
+    const lead = done === 0 || r.problem?.kind === 'not-streamed'
+        ? `The smoke test${at} could not measure throughput`
+        : `The smoke test${at} stopped after ${done} of ${r.requests} requests`;
+    const text = `${lead}: ${smoke_report_problemText(r.problem ?? { kind: 'no-tokens' }, r.request)}`;
+    // the server's words may end a sentence already
+    return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+/** `Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s of the last 5 runs; \u2026, a likely cause.` */
+function throughputRegressionText(t) {
+    const cause = t.drift.length === 0
+        ? ''
+        : `; the server's environment changed since the previous run, a likely cause: ${t.drift.map(driftText).join('; ')}`;
+    return (`Decode rate ${rateText(t.now)}, ${t.percentBelow.toFixed(1)}% below the median of ${rateText(t.usual)} ` +
+        `of the last ${t.runs} run${t.runs === 1 ? '' : 's'} with a smoke test${cause}.`);
+}
+function smoke_report_smokeRows(outcome) {
+    const r = outcome.smoke;
+    if (r === undefined)
+        return [];
+    if (r.ttftMs === undefined || r.decodeTokensPerSecond === undefined)
+        return [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]];
+    const n = r.measurements.length;
+    const usual = outcome.profile?.usualDecodeTokensPerSecond;
+    return [
+        ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
+        [
+            'Decode rate (smoke test)',
+            `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']}` +
+                `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
+        ],
+        ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+/** The job summary in GitHub-flavoured Markdown: the wait's figures, its endpoints, its timeline, its findings. */
+
+
+
+
+
+
+
+
+/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
+const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
+/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
+const MAX_SUMMARY_MODELS = 50;
+const MAX_TAIL_CHARS = 64 * 1024;
+const MAX_ENV_VALUE_CHARS = 1000;
+function summaryMarkdown(outcome, ctx) {
+    const out = outputs(outcome);
+    const rows = [
+        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
+        ['Endpoint', code(ctx.url.href)],
+        ['Elapsed', `${out['elapsed-seconds']} s`],
+        ['Probes', out.attempts],
+        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
+        [
+            'Listed models',
+            outcome.models.length
+                ? firstOf(outcome.models.map((m) => code(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
+                : 'none'
+        ],
+        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : code(out['model-id'])]
+    ];
+    const server = outcome.server;
+    if (out['generation-seconds'] !== '')
+        rows.push(['Generation request', `${out['generation-seconds']} s`]);
+    const er = outcome.engineReadiness;
+    if (er !== undefined) {
+        const at = (ms) => (ms === undefined ? 'never' : `at ${seconds(ms)} s`);
+        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
+    }
+    if (server?.pid !== undefined)
+        rows.push(['Server process', `pid ${server.pid}`]);
+    if (server?.gpuMemoryMiB !== undefined)
+        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
+    if (out['startup-seconds'] !== '')
+        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
+    if (server?.logFile !== undefined)
+        rows.push(['Server log', code(server.logFile)]);
+    if (outcome.profile?.engineLabel !== undefined)
+        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
+    if (out['expected-seconds'] !== '') {
+        const against = out['regression-percent'] === ''
+            ? ''
+            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
+        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
+    }
+    // the smoke test's words may quote the server
+    rows.push(...smokeRows(outcome).map(([k, v]) => [k, mdText(v)]));
+    // A failure leads with its cause, the reason, the fatal line or last answer and the server's last lines; the
+    // figures and the charts come after it, for whoever wants more than why.
+    const lines = ['### wait-for-model', '', ...causeLines(outcome, ctx)];
+    lines.push('| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+    if (outcome.results.length > 1)
+        lines.push(...endpointLines(outcome));
+    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
+    for (const t of outcome.timeline) {
+        if (t.dropped)
+            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
+        lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${cell(mdText(answerWords(t.answer).summary))} |`);
+    }
+    const profile = outcome.profile;
+    for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
+        if (warning !== undefined)
+            lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
+    if (profile !== undefined && profile.phases.length > 0)
+        lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
+    if (server?.env !== undefined || server?.envUnreadable) {
+        lines.push('', '#### Server environment', '', `Of ${mdText(envWhose(server))}.`, '');
+        const value = (e) => e === undefined || e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)));
+        const launched = server.launchedEnv;
+        if (server.envUnreadable)
+            lines.push(envUnreadableText(server));
+        else if (launched?.env === undefined || launched.differs.length === 0)
+            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${cell(code(e.name))} | ${value(e)} |`));
+        else
+            lines.push(`| variable | the server (${server.envPid}) | the launched process (${launched.pid}) |`, '|---|---|---|', ...(server.env ?? []).map((e) => `| ${launched.differs.includes(e.name) ? '\u26a0\ufe0f ' : ''}${cell(code(e.name))} | ${value(e)} | ${value(launched.env?.find((l) => l.name === e.name))} |`), 
+            // set in the launched process only: no row of the server's report names it
+            ...launched.env
+                .filter((l) => l.value !== undefined && !(server.env ?? []).some((e) => e.name === l.name))
+                .map((l) => `| \u26a0\ufe0f ${cell(code(l.name))} | *not set* | ${value(l)} |`));
+        if (launched !== undefined)
+            lines.push('', mdText(envDiffersText(server).replace(/ The launched process has:$/, '')));
+    }
+    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
+}
+/** A failure's cause, first in its summary: the reason, the failure message (fatal line, last answer), the log's tail. */
+function causeLines(outcome, ctx) {
+    if (outcome.ready)
+        return [];
+    const lines = [`**\u274c Not ready (${outcome.reason})**`, '', fenced(failureMessage(outcome, ctx)), ''];
+    const server = outcome.server;
+    if (server?.logTail !== undefined) {
+        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
+        lines.push(`#### ${mdText(logTailTitle(server.logTail, server.logFile))}`, '', fenced(tail.join('\n')), '');
+    }
+    return lines;
+}
+/** The last lines that fit in `max` characters together. */
+function lastChars(lines, max) {
+    let total = 0;
+    let i = lines.length;
+    while (i > 0 && total + lines[i - 1].length + 1 <= max)
+        total += lines[--i].length + 1;
+    return lines.slice(i);
+}
+const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
+/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
+function capBytes(text, max) {
+    if (Buffer.byteLength(text) <= max)
+        return text;
+    const cut = Buffer.from(text)
+        .subarray(0, max - LEFT_OUT_BYTES)
+        .toString('utf8');
+    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
+}
+/** Room kept for the line saying the rest is left out. */
+const LEFT_OUT_BYTES = 200;
+/**
+ * The parts of one step's summary, written one after another (the job-end step's, a section per server): each is
+ * given what the parts before it left of GitHub's 1 MiB, and once that is spent, nothing.
+ */
+function summaryBudget(max = MAX_SUMMARY_BYTES) {
+    let left = max;
+    return (part) => {
+        const bytes = Buffer.byteLength(part);
+        if (bytes <= left - LEFT_OUT_BYTES) {
+            left -= bytes;
+            return part;
+        }
+        const capped = left < LEFT_OUT_BYTES ? '' : capBytes(part, left);
+        left = 0;
+        return capped;
+    };
+}
+/** A log's last lines, as many as a summary shows of one (each line as `number: text`). */
+function summaryTail(lines) {
+    const shown = lastChars(lines.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
+    return lines.slice(lines.length - shown.length);
+}
+const MAX_SUMMARY_ENDPOINTS = 100;
+const dash = (text) => (text === undefined || text === '' ? '\u2014' : text);
+const BASE = [
+    ['endpoint', '---', (r) => markdown_code(r.url.href)],
+    ['result', '---', (r) => (r.ready ? '\u2705 ready' : `\u274c ${r.reason}`)],
+    ['elapsed', '---:', (r) => `${clock_seconds(r.elapsedMs)} s`],
+    ['status', '---:', (r) => dash(r.last?.status?.toString())],
+    ['model', '---', (r) => (r.last?.modelId === undefined ? '\u2014' : markdown_code(r.last.modelId))]
+];
+const SERVER = [
+    [
+        'server',
+        '---',
+        (r) => r.server?.container !== undefined
+            ? `container ${markdown_code(r.server.container.slice(0, 12))}`
+            : r.server?.pid !== undefined
+                ? `pid ${r.server.pid}`
+                : '\u2014'
+    ],
+    ['startup', '---:', (r) => (r.server?.startupMs === undefined ? '\u2014' : `${clock_seconds(r.server.startupMs)} s`)],
+    ['GPU memory', '---:', (r) => (r.server?.gpuMemoryMiB === undefined ? '\u2014' : `${r.server.gpuMemoryMiB} MiB`)]
+];
+const SMOKE = [
+    ['TTFT', '---:', (r) => (r.smoke?.ttftMs === undefined ? '\u2014' : `${Math.round(r.smoke.ttftMs)} ms`)],
+    [
+        'decode',
+        '---:',
+        (r) => (r.smoke?.decodeTokensPerSecond === undefined ? '\u2014' : `${r.smoke.decodeTokensPerSecond.toFixed(1)} tok/s`)
+    ]
+];
+/** A row per endpoint, with each one's own server, startup and GPU memory, and smoke test figures. */
+function endpointLines(outcome) {
+    const results = outcome.results;
+    const columns = [
+        ...BASE,
+        ...(results.some((r) => r.server !== undefined) ? SERVER : []),
+        ...(results.some((r) => r.smoke !== undefined) ? SMOKE : [])
+    ];
+    const lines = [
+        `#### Endpoints (${results.filter((r) => r.ready).length} of ${results.length} ready)`,
+        '',
+        `| ${columns.map(([h]) => h).join(' | ')} |`,
+        `|${columns.map(([, a]) => a).join('|')}|`
+    ];
+    for (const r of results.slice(0, MAX_SUMMARY_ENDPOINTS))
+        lines.push(`| ${columns.map(([, , value]) => cell(value(r))).join(' | ')} |`);
+    if (results.length > MAX_SUMMARY_ENDPOINTS)
+        lines.push(`| and ${results.length - MAX_SUMMARY_ENDPOINTS} more |${' |'.repeat(columns.length - 1)}`);
+    lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
+    return [...lines, ...environments(results)];
+}
+/** The longest value a cell of the environments' table shows. */
+const MAX_VALUE_CHARS = 200;
+/** Each server's `env-report` side by side, a value unlike the first server's marked: a tuning that did not reach. */
+function environments(results) {
+    const reported = results.slice(0, MAX_SUMMARY_ENDPOINTS).filter((r) => r.server?.env !== undefined);
+    if (reported.length === 0)
+        return [];
+    const names = [...new Set(reported.flatMap((r) => (r.server?.env ?? []).map((e) => e.name)))];
+    const valueOf = (r, name) => r.server?.env?.find((e) => e.name === name)?.value;
+    const first = reported[0];
+    const shown = (r, name) => {
+        const value = valueOf(r, name);
+        const text = value === undefined
+            ? '*not set*'
+            : code(value.length > MAX_VALUE_CHARS ? `${value.slice(0, MAX_VALUE_CHARS)}\u2026` : value);
+        return r !== first && value !== valueOf(first, name) ? `\u26a0\ufe0f ${text}` : text;
+    };
+    return [
+        '#### Server environments',
+        '',
+        `| endpoint | process | ${names.map((n) => cell(code(n))).join(' | ')} |`,
+        `|---|---:|${names.map(() => '---').join('|')}|`,
+        ...reported.map((r) => `| ${cell(code(r.url.href))} | ${r.server?.envPid ?? r.server?.pid ?? '\u2014'} | ${names.map((n) => cell(shown(r, n))).join(' | ')} |`),
+        ''
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/server/job-end.ts
+/** The state's one name, as the runner passes it back: `STATE_servers`. */
+const JOB_END_STATE_NAME = 'servers';
+const NAME = JOB_END_STATE_NAME;
+/** As many as `url` may have lines. */
+const MAX_SERVERS = 1000;
+/** One server's entry, or undefined when it is not this job's to stop. */
+function serverEndState(settings, server) {
+    const { start, container, stop, stopTimeoutMs: timeoutMs, logLines } = settings;
+    const logFile = server?.logFile;
+    if (container !== undefined) {
+        // only a container `start` ran is this job's to stop (`stop: job-end`), or any with `stop: always`
+        const ours = (start !== undefined && stop === 'job-end') || stop === 'always';
+        if (!ours || server?.container === undefined)
+            return undefined;
+        const socket = server.dockerSocket ?? '';
+        return { kind: 'container', container: server.container, socket, timeoutMs, logFile, logLines };
+    }
+    // a server this step launched is this job's to stop; one given by `pid` only with `stop: always`
+    const ours = start !== undefined ? stop !== 'never' : stop === 'always';
+    if (!ours || server?.pid === undefined)
+        return undefined;
+    const { pid, startTicks, bootId, runMarker } = server;
+    return { kind: 'process', pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines };
+}
+/** Each server's entry, in the order of the `url` lines, from what is known of each so far (undefined: not launched). */
+function serverEndStates(settings, facts) {
+    const { stop, stopTimeoutMs, logLines } = settings;
+    return settings.servers.map(({ start, container }, i) => serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i)));
+}
+/** Whether some server, once launched, is this job's to stop: its state must then be saved as soon as it runs. */
+const stopsAnyAtJobEnd = (settings) => serverEndStates(settings, () => ({ pid: 1, container: 'any' })).some((s) => s !== undefined);
+/** The state to save (each server's entry, in order), or undefined when no server has one. */
+function jobEndState(servers) {
+    if (servers.every((s) => s === undefined))
+        return undefined;
+    return { [NAME]: JSON.stringify(servers.map((s) => s ?? null)) };
+}
+/** A state value not in the form the main step writes: refused whole, and nothing is signalled. */
+class JobEndStateError extends Error {
+    stateName;
+    value;
+    form;
+    constructor(
+    /** Where in the state: `servers[0].pid`. */
+    stateName, value, 
+    /** The form the main step writes. */
+    form) {
+        super(`STATE_${stateName}: not ${form}`);
+        this.stateName = stateName;
+        this.value = value;
+        this.form = form;
+        this.name = 'JobEndStateError';
+    }
+}
+/** The saved entries, each to be read by `readServerEndState`; none when the main step saved nothing. */
+function readJobEndState(get) {
+    const text = get(NAME);
+    if (text === '')
+        return [];
+    let list;
+    try {
+        list = JSON.parse(text);
+    }
+    catch {
+        list = undefined;
+    }
+    if (!Array.isArray(list) || list.length === 0 || list.length > MAX_SERVERS)
+        throw new JobEndStateError(NAME, text, `a JSON list of 1 to ${MAX_SERVERS} servers`);
+    return list;
+}
+/** Linux's largest pid (PID_MAX_LIMIT); pid 1 is init, never a server this step launched. */
+const PID_MAX = 4_194_304;
+const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MARKER_FORM = /^[0-9a-f]{32}$/;
+const job_end_CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
+/** A path as `log-file` takes it (the post step runs in the workspace too): no control character, at most PATH_MAX. */
+// eslint-disable-next-line no-control-regex
+const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
+/** Server `i`'s entry, read back in the form `serverEndState` writes; undefined when it has nothing to stop. */
+function readServerEndState(entry, i) {
+    if (entry === null)
+        return undefined;
+    const at = `${NAME}[${i}]`;
+    if (typeof entry !== 'object' || Array.isArray(entry))
+        throw new JobEndStateError(at, shown(entry), 'a server (a JSON object), or null');
+    const saved = entry;
+    const whole = (name, min, max, form, optional = false) => {
+        const v = saved[name];
+        if (optional && v === undefined)
+            return undefined;
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+            throw new JobEndStateError(`${at}.${name}`, shown(v), form);
+        return v;
+    };
+    const matching = (name, pattern, form, optional = true) => {
+        const v = saved[name];
+        if (optional && v === undefined)
+            return undefined;
+        if (typeof v !== 'string' || !pattern.test(v))
+            throw new JobEndStateError(`${at}.${name}`, shown(v), form);
+        return v;
+    };
+    const common = {
+        timeoutMs: whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
+        logFile: matching('logFile', PATH_FORM, 'a path without control characters, or none'),
+        logLines: whole('logLines', 0, 1000, 'a whole number from 0 to 1000')
+    };
+    if (saved.kind === 'container')
+        return {
+            kind: 'container',
+            container: matching('container', job_end_CONTAINER_FORM, 'a container id or name', false),
+            socket: matching('socket', PATH_FORM, 'a socket path without control characters', false),
+            ...common
+        };
+    if (saved.kind !== 'process')
+        throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process" or "container"');
+    return {
+        kind: 'process',
+        pid: whole('pid', 2, PID_MAX, `a process id from 2 to ${PID_MAX}`),
+        startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
+        bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
+        runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
+        ...common
+    };
+}
+/** A saved value as the refusal shows it. */
+const shown = (v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/server/proc.ts
+/** Reading Linux's /proc: a process's stat line, the process ids, a command line, an environment; nothing without it. */
+
+function proc_procStat(pid, proc = '/proc') {
+    try {
+        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
+        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Every process id /proc shows (empty without /proc). */
+function proc_procPids(proc = '/proc') {
+    try {
+        return (0,external_node_fs_namespaceObject.readdirSync)(proc)
+            .filter((n) => /^\d+$/.test(n))
+            .map(Number);
+    }
+    catch {
+        return [];
+    }
+}
+const MAX_COMMAND = 500;
+/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
+function proc_commandLine(pid, proc = '/proc') {
+    try {
+        const args = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+        if (args !== '')
+            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
+        return `[${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
+    }
+    catch {
+        return '';
+    }
+}
+/** The environment `pid` started with, or undefined when it cannot be read (gone, another user's, no /proc). */
+function proc_procEnviron(pid, proc = '/proc') {
+    try {
+        return environment(readFileSync(`${proc}/${pid}/environ`, 'utf8').split('\0'));
+    }
+    catch {
+        return undefined;
+    }
+}
+/** `NAME=value` entries as a record; an entry without `=` is none. */
+const environment = (entries) => Object.fromEntries(entries.filter((e) => e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+
+;// CONCATENATED MODULE: ./src/server/guard.ts
+/**
+ * Which processes a stop may signal, from Linux's /proc. Never this process, its ancestors (the runner's step, the
+ * runner), pid 1, the runner's own programs, nor a process group any of them is in. A pid recorded at launch is the
+ * server only while it names the process that started then, on the same boot: Linux reuses pids. A process that
+ * carries the run's marker in its environment (set at launch, inherited) is the server's wherever it went (a worker
+ * that double-forked out of the group, an orphaned engine core).
+ */
+
+
+/** The variable `start` tags the server's environment with. */
+const RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
+/** The runner's own programs, by their command line (hosted and self-hosted). */
+const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
+/** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
+const MAX_DEPTH = 4096;
+/** The processes and groups a stop must leave alone, as seen now from this process. */
+function processGuard() {
+    const spared = new Map([[1, 'init']]);
+    const groups = new Set();
+    const selfStat = proc_procStat(process.pid);
+    spared.set(process.pid, 'self');
+    if (selfStat !== undefined)
+        groups.add(selfStat.pgrp);
+    // without /proc only the parent is known
+    let parent = selfStat?.ppid ?? process.ppid;
+    for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
+        spared.set(parent, 'ancestor');
+        const stat = proc_procStat(parent);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+        parent = stat?.ppid ?? 0;
+    }
+    for (const pid of proc_procPids()) {
+        if (spared.has(pid) || !RUNNER_COMMAND.test(proc_commandLine(pid)))
+            continue;
+        spared.set(pid, 'runner');
+        const stat = proc_procStat(pid);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+    }
+    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
+    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
+    return {
+        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
+        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
+    };
+}
+/** Whether `pid` still names the process `recorded` describes. */
+function identify(pid, recorded, proc = '/proc') {
+    if (recorded.startTicks === undefined || proc_procStat(process.pid, proc) === undefined)
+        return { kind: 'unchecked' };
+    const boot = bootId(proc);
+    if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
+        return { kind: 'rebooted' };
+    const stat = proc_procStat(pid, proc);
+    if (stat === undefined || stat.state === 'Z')
+        return { kind: 'gone' };
+    if (stat.startTicks !== recorded.startTicks)
+        return { kind: 'reused', startTicks: stat.startTicks, expectedTicks: recorded.startTicks };
+    return { kind: 'same' };
+}
+/** This boot's id, or undefined without /proc. */
+function bootId(proc = '/proc') {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim() || undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The processes whose environment carries `RUN_MARKER=<marker>` that started no earlier than `sinceTicks`. `seen`
+ * caches each answer by pid and start time: an environment is fixed at exec, and reading all on every poll is dear.
+ */
+function markedProcesses(marker, sinceTicks, seen) {
+    const needle = `\0${RUN_MARKER}=${marker}\0`;
+    const found = [];
+    for (const pid of proc_procPids()) {
+        const stat = proc_procStat(pid);
+        if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
+            continue;
+        const key = `${pid}:${stat.startTicks}`;
+        let marked = seen.get(key);
+        if (marked === undefined) {
+            try {
+                // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
+                marked = `\0${(0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`, 'latin1')}\0`.includes(needle);
+            }
+            catch {
+                marked = false; // another user's process, or gone
+            }
+            seen.set(key, marked);
+        }
+        if (marked)
+            found.push(pid);
+    }
+    return found;
+}
+/** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
+function descendantsOf(roots, proc = '/proc') {
+    const children = new Map();
+    for (const p of proc_procPids(proc)) {
+        const parent = proc_procStat(p, proc)?.ppid;
+        if (parent !== undefined)
+            children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const family = new Set(roots);
+    const queue = [...family];
+    while (queue.length > 0) {
+        for (const child of children.get(queue.shift()) ?? []) {
+            if (family.has(child))
+                continue;
+            family.add(child);
+            queue.push(child);
+        }
+    }
+    return family;
+}
+
+;// CONCATENATED MODULE: ./src/server/port-owner.ts
+/**
+ * Who listens on a local TCP port, from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode among the processes' file descriptors, and each holder's command line. /proc/net/tcp is this
+ * network namespace's: a server in a container with its own (docker -p) shows as the proxy that forwards the port.
+ */
+
+
+
+
+const LISTEN = '0A';
+/** Who listens on `port` (any local address, IPv4 and IPv6); `proc`: where procfs is mounted. */
+function port_owner_portOwner(port, { proc = '/proc' } = {}) {
+    const sockets = listeningSockets(proc, port);
+    if (sockets === undefined)
+        return { kind: 'unknown', port };
+    if (sockets.length === 0)
+        return { kind: 'free', port };
+    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
+    return {
+        kind: 'listening',
+        port,
+        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
+    };
+}
+/** Whether what listens on `port` belongs to `pid` or its descendants (a `start` shell's child, forked workers). */
+function listenerOwnership(port, pid, { proc = '/proc' } = {}) {
+    const owner = port_owner_portOwner(port, { proc });
+    if (owner.kind !== 'listening')
+        return owner;
+    const family = processTree(proc, pid);
+    for (const l of owner.listeners) {
+        const holder = l.holders.find((h) => family.has(h.pid));
+        if (holder !== undefined)
+            return { kind: 'ours', port, holder };
+    }
+    return { kind: 'foreign', port, listeners: owner.listeners };
+}
+/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
+const processTree = (proc, pid) => descendantsOf([pid], proc);
+/** The listening sockets on `port`; undefined when neither table can be read. */
+function listeningSockets(proc, port) {
+    let read = false;
+    const found = [];
+    for (const table of ['tcp', 'tcp6']) {
+        let text;
+        try {
+            text = readFileSync(`${proc}/net/${table}`, 'utf8');
+            read = true;
+        }
+        catch {
+            continue; // tcp6 is absent on a kernel without IPv6
+        }
+        for (const line of text.split('\n').slice(1)) {
+            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
+            const f = line.trim().split(/\s+/);
+            if (f.length < 10 || f[3] !== LISTEN)
+                continue;
+            const [hexAddress, hexPort] = f[1].split(':');
+            if (parseInt(hexPort, 16) !== port)
+                continue;
+            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
+        }
+    }
+    return read ? found : undefined;
+}
+/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
+function decodeAddress(hex) {
+    const words = hex.match(/.{8}/g) ?? [];
+    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
+    if (bytes.length === 4)
+        return bytes.join('.');
+    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
+    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
+        return `::ffff:${bytes.slice(12).join('.')}`;
+    // the shortest form for the common cases (:: and ::1); other addresses in full
+    const text = groups.join(':');
+    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
+}
+/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
+function socketHolders(proc, inodes) {
+    const holders = new Map();
+    for (const pid of procPids(proc)) {
+        let fds;
+        try {
+            fds = readdirSync(`${proc}/${pid}/fd`);
+        }
+        catch {
+            continue; // another user's process, or gone
+        }
+        const held = new Set();
+        for (const fd of fds) {
+            let target;
+            try {
+                target = readlinkSync(`${proc}/${pid}/fd/${fd}`);
+            }
+            catch {
+                continue;
+            }
+            const m = /^socket:\[(\d+)\]$/.exec(target);
+            if (m && inodes.has(Number(m[1])))
+                held.add(Number(m[1]));
+        }
+        if (held.size === 0)
+            continue;
+        const info = { pid, command: commandLine(pid, proc) };
+        for (const inode of held)
+            holders.set(inode, [...(holders.get(inode) ?? []), info]);
+    }
+    return holders;
+}
+/**
+ * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
+ * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
+ */
+function port_owner_localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
+    const host = bareHost(url.hostname);
+    const os = process.getBuiltinModule('node:os');
+    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
+    const local = isLoopback(url.hostname) ||
+        host.endsWith('.localhost') ||
+        host === hostName.toLowerCase() ||
+        addresses.includes(host);
+    if (!local)
+        return undefined;
+    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
+const port_owner_isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
+
+;// CONCATENATED MODULE: ./src/server/docker.ts
+/**
+ * A small client of the Docker Engine API (and Podman's compatible one) over its unix socket. Every request is
+ * bounded (its own timeout, and the caller's signal), and answers data, never words.
+ */
+
+
+
+/** One request's bound unless the caller gives another: the engine answers an inspect in milliseconds. */
+const REQUEST_MS = 5_000;
+/** An answer's body is read up to this much (an inspect is a few KB; `top` of a large container tens of KB). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
+function dockerSocket(env) {
+    const host = env.DOCKER_HOST?.trim();
+    if (host === undefined || host === '')
+        return '/var/run/docker.sock';
+    if (host.startsWith('unix://') && host.length > 'unix://'.length)
+        return host.slice('unix://'.length);
+    throw new InputError('container', {
+        problem: `needs the Docker engine on a unix socket, and DOCKER_HOST is "${printable(host)}"`,
+        form: 'DOCKER_HOST=unix:///path/to/docker.sock, or no DOCKER_HOST for /var/run/docker.sock'
+    });
+}
+class DockerEngine {
+    socketPath;
+    agent;
+    /** Whether the engine is Podman (its answers carry `Libpod-Api-Version`); undefined until one has come. */
+    podman;
+    constructor(socketPath) {
+        this.socketPath = socketPath;
+        // the job-end step sends no other request: the dispatchers' API is set up here too
+        setUpUndici();
+        this.agent = new undici_parts_Agent({ connect: { socketPath }, pipelining: 0 });
+    }
+    /** Whether an engine answers, or why not (`ENOENT`, `ECONNREFUSED`, an HTTP status). */
+    async ping(call = {}) {
+        try {
+            const r = await this.send('GET', '/_ping', call);
+            return r.status === 200 ? undefined : `it answered HTTP ${r.status}`;
+        }
+        catch (e) {
+            const err = e;
+            return err.cause?.code ?? err.code ?? err.message;
+        }
+    }
+    /** The container's state, or undefined when the engine knows no such container. */
+    async inspect(id, call = {}) {
+        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/json`, call);
+        if (r.status === 404 || gone(r))
+            return undefined;
+        if (r.status !== 200)
+            throw new Error(`inspect answered HTTP ${r.status}`);
+        return containerState(JSON.parse(r.body));
+    }
+    /**
+     * The host pids of the container's processes; empty once it is not running. Docker runs the host's `ps` with
+     * `ps_args`; Podman reads `ps_args` as its own descriptors (`hpid`: the host's pid) and runs anything else as `ps`
+     * inside the container (the container's pids, or nothing where the image has no `ps`).
+     */
+    async pids(id, call = {}) {
+        if (this.podman === undefined)
+            await this.ping(call);
+        const [args, title] = this.podman === true ? ['hpid', 'HPID'] : ['-eo%20pid', 'PID'];
+        const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/top?ps_args=${args}`, call);
+        if (r.status !== 200)
+            return [];
+        let top;
+        try {
+            top = JSON.parse(r.body);
+        }
+        catch {
+            return [];
+        }
+        const column = (top.Titles ?? []).findIndex((t) => t.trim().toUpperCase() === title);
+        if (column < 0)
+            return [];
+        return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
+    }
+    /** `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; true once it is not running. */
+    async stop(id, seconds, call = {}) {
+        const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
+            ...call,
+            // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
+            timeoutMs: seconds * 1000 + 15_000
+        });
+        // 304: it was not running
+        return r.status === 204 || r.status === 304;
+    }
+    /**
+     * Follows the container's output from its start, handing each chunk to `out` (demultiplexed when it has no TTY).
+     * Settles when the stream ends (the container exited) or the signal aborts; never throws.
+     */
+    async follow(id, tty, out, signal) {
+        const demux = tty ? out : demultiplexer(out);
+        try {
+            const { statusCode, body } = await undici_parts_request(this.agent, {
+                method: 'GET',
+                origin: 'http://docker',
+                path: `/containers/${encodeURIComponent(id)}/logs?follow=1&stdout=1&stderr=1`,
+                signal,
+                headersTimeout: REQUEST_MS,
+                bodyTimeout: 0
+            });
+            if (statusCode !== 200)
+                return void (await body.dump().catch(() => undefined));
+            for await (const chunk of body)
+                demux(chunk);
+        }
+        catch {
+            // aborted, or the engine went away: the state poll tells what became of the container
+        }
+    }
+    close() {
+        void this.agent.close().catch(() => undefined);
+    }
+    async send(method, path, call) {
+        const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
+        const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
+        const { statusCode, headers, body } = await undici_parts_request(this.agent, { method, origin: 'http://docker', path, signal });
+        this.podman = headers['libpod-api-version'] !== undefined;
+        const chunks = [];
+        let size = 0;
+        for await (const chunk of body) {
+            size += chunk.length;
+            if (size > MAX_BODY_BYTES) {
+                body.destroy();
+                throw new Error(`the engine's answer to ${path} passed ${MAX_BODY_BYTES} bytes`);
+            }
+            chunks.push(chunk);
+        }
+        return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
+    }
+}
+function containerState(c) {
+    const s = c.State ?? {};
+    const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
+    const checks = s.Health?.Log ?? [];
+    // no HEALTHCHECK: Docker has no Health (or `none`), Podman a Health whose Status is ""
+    const health = s.Health?.Status;
+    return {
+        id: c.Id ?? '',
+        name: (c.Name ?? '').replace(/^\//, ''),
+        running: s.Running === true,
+        status: s.Status ?? 'unknown',
+        pid: s.Pid ?? 0,
+        exitCode: s.ExitCode ?? 0,
+        oomKilled: s.OOMKilled === true,
+        error: s.Error ?? '',
+        // the engine's zero time (0001-01-01) for a container that never started
+        startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
+        health: health === undefined || health === '' || health === 'none' ? undefined : health,
+        healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
+        tty: c.Config?.Tty === true,
+        env: c.Config?.Env ?? [],
+        autoRemove: c.HostConfig?.AutoRemove === true
+    };
+}
+/**
+ * The logs of a container without a TTY: frames of an 8-byte header (stream, three zero bytes, the payload's length
+ * big-endian) and the payload. Frames split across chunks are put back together.
+ */
+function demultiplexer(out) {
+    let held = Buffer.alloc(0);
+    return (chunk) => {
+        held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+        let at = 0;
+        while (held.length - at >= 8) {
+            const size = held.readUInt32BE(at + 4);
+            if (held.length - at - 8 < size)
+                break;
+            out(held.subarray(at + 8, at + 8 + size));
+            at += 8 + size;
+        }
+        held = held.subarray(at);
+    };
+}
+/** Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and this cause. */
+function gone(r) {
+    if (r.status !== 500)
+        return false;
+    try {
+        return JSON.parse(r.body).cause === 'no such container';
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/runtime/own-files.ts
+/**
+ * Writing only our own files: every file we create or rewrite is opened without following a symbolic link and must
+ * be a regular file; a new one is created exclusively, under a random name where a name would be predictable. A link
+ * planted at our path in a shared folder (a runner's tool cache, /tmp) fails the open instead of redirecting it.
+ */
+
+
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = external_node_fs_namespaceObject.constants;
+class SymlinkRefused extends Error {
+    path;
+    constructor(path) {
+        super(`${path} is a symbolic link; it is not followed (give the file itself)`);
+        this.path = path;
+    }
+}
+/** True when `path` is itself a symbolic link (a missing path, or one under a file, is not: opening it says why). */
+function isSymlink(path) {
+    try {
+        return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    }
+    catch {
+        return false;
+    }
+}
+/** O_NONBLOCK: a FIFO nobody writes to would block the whole process, deaf to signals; a regular file never blocks. */
+function own_files_openOwn(path, flags, mode = 0o644) {
+    let fd;
+    try {
+        fd = openSync(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+    }
+    catch (e) {
+        // Linux says ELOOP for a link at the last component; macOS says EMLINK or ELOOP.
+        const code = e.code;
+        if ((code === 'ELOOP' || code === 'EMLINK') && isSymlink(path))
+            throw new SymlinkRefused(path);
+        throw e;
+    }
+    const kind = notRegularFile(fstatSync(fd));
+    if (kind === undefined)
+        return fd;
+    closeSync(fd);
+    throw new Error(`${path} is ${kind}, not a regular file`);
+}
+const own_files_createOwn = (path, mode = 0o644) => own_files_openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
+/** Beside `path`, so a rename over it stays on one file system, under a name no one can guess. */
+function createTempBeside(path, mode = 0o644) {
+    const { randomBytes } = process.getBuiltinModule('node:crypto');
+    const temp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
+    return { temp, fd: own_files_createOwn(temp, mode) };
+}
+function writeOwnFile(path, text) {
+    const fd = own_files_openOwn(path, O_WRONLY | O_CREAT);
+    try {
+        // truncated once open: O_TRUNC would empty a FIFO's or a device's writer before the check refused it
+        ftruncateSync(fd, 0);
+        const bytes = Buffer.from(text);
+        for (let at = 0; at < bytes.length;)
+            at += writeSync(fd, bytes, at, bytes.length - at, at);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+function notRegularFile(stat) {
+    if (stat.isFile())
+        return undefined;
+    if (stat.isDirectory())
+        return 'a directory';
+    if (stat.isFIFO())
+        return 'a FIFO';
+    if (stat.isCharacterDevice())
+        return 'a character device';
+    if (stat.isBlockDevice())
+        return 'a block device';
+    if (stat.isSocket())
+        return 'a socket';
+    return 'not a regular file';
+}
+/**
+ * A small file another process wrote (a pid file), read whole: opened without blocking (a FIFO would block, deaf to
+ * signals), only a regular file (a device never ends), and at most `maxBytes` (a sparse file can claim gigabytes).
+ * Throws an Error whose message says why, in words.
+ */
+function own_files_readSmallFile(path, maxBytes) {
+    const fd = openSync(path, O_RDONLY | O_NONBLOCK);
+    try {
+        const stat = fstatSync(fd);
+        const kind = notRegularFile(stat);
+        if (kind !== undefined)
+            throw new Error(`it is ${kind}, not a regular file`);
+        if (stat.size > maxBytes)
+            throw new Error(`it is ${stat.size} bytes; at most ${maxBytes} are read`);
+        const buffer = Buffer.alloc(maxBytes + 1);
+        let length = 0;
+        // it may grow while read: never past the bound
+        for (let n = 1; n > 0 && length <= maxBytes; length += n)
+            n = readSync(fd, buffer, length, buffer.length - length, length);
+        if (length > maxBytes)
+            throw new Error(`it holds more than ${maxBytes} bytes`);
+        return buffer.toString('utf8', 0, length);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server/log-follower.ts
+/**
+ * Follows a server's log file: the lines appended since the last look, numbered, and the last lines kept for the
+ * tail. Each look does bounded work whatever the file holds (a huge log, a flood, a directory), so that the wait
+ * never stalls behind it and its memory never grows with it.
+ */
+
+
+
+
+/** A line longer than this is cut (a progress bar redrawn with \r for an hour is one line). */
+const MAX_LINE_CHARS = 2000;
+/** Of a longer line, only this many bytes are kept while it is read (UTF-8: 4 per character). */
+const log_follower_MAX_LINE_BYTES = MAX_LINE_CHARS * 4;
+/** Lines decoded per look: each then goes through the startup profile and `fail-pattern`. */
+const LINES_PER_POLL = 1000;
+/** Bytes decoded into lines per look. */
+const READ_BYTES_PER_POLL = 256 * 1024;
+/** Bytes only counted (for line numbers) per look. */
+const COUNT_BYTES_PER_POLL = 32 * 1024 * 1024;
+/** And at most this long a look: a CPU budget that bounds how long a look holds the event loop, nothing else. */
+const WORK_MS_PER_POLL = 20;
+/**
+ * Of what a log held before the wait, only its last WINDOW_BYTES are read as lines; the rest is counted. A backlog
+ * over BACKLOG_BYTES (a server writing faster than the follower reads) is likewise counted to its last WINDOW_BYTES.
+ */
+const WINDOW_BYTES = 256 * 1024;
+const BACKLOG_BYTES = 8 * 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
+/** The most looks that read what is left at the end (`tail`, `rest`): a flooded log's backlog is not read whole. */
+const REST_LOOKS = 20;
+class LogFollower {
+    path;
+    keep;
+    options;
+    /** Bytes of the file consumed: counted, or read into lines (the unfinished last line is in `pending`). */
+    offset = 0;
+    lineCount = 0;
+    pending = [];
+    pendingBytes = 0;
+    pendingCut = false;
+    /** Up to where the file is only counted, not read into lines. */
+    countUntil = 0;
+    /** The first line read after counting began before the counting ended: counted, never shown. */
+    dropPartial = false;
+    /** Lines that end before this offset were in the file before the wait. */
+    earlierUntil = 0;
+    recent = [];
+    chunk = Buffer.alloc(CHUNK_BYTES);
+    /** Why the log can no longer be read (it became a directory); set once, the follower then reads nothing. */
+    problem;
+    /**
+     * `keep`: how many last lines to hold for `tail`. Unless `fromStart` (a server this process has just started),
+     * what the file already holds is handed to `earlier`, never returned by `poll`: only lines written from now on are
+     * new. `skipBytes`: an earlier run's part of the log, only counted, so that line numbers are the file's.
+     * `secrets` are masked in each line before it is cut.
+     */
+    constructor(path, keep, options = {}) {
+        this.path = path;
+        this.keep = keep;
+        this.options = options;
+        if (options.fromStart) {
+            this.countUntil = options.skipBytes ?? 0;
+            return;
+        }
+        const size = this.withFile((_fd, s) => s) ?? 0;
+        this.earlierUntil = size;
+        this.countUntil = Math.max(0, size - WINDOW_BYTES);
+    }
+    /** The complete lines appended since the last call (at most LINES_PER_POLL of them). */
+    poll() {
+        const fresh = [];
+        const old = [];
+        const until = systemClock.now() + WORK_MS_PER_POLL;
+        this.withFile((fd, size) => {
+            // truncated or replaced (also before the first look read what it held)
+            if (size < this.offset || size < this.earlierUntil)
+                this.restart();
+            if (size - this.offset > BACKLOG_BYTES && this.offset >= this.countUntil)
+                this.countUntil = size - WINDOW_BYTES;
+            if (this.offset < this.countUntil)
+                this.count(fd, until);
+            if (this.offset >= this.countUntil)
+                this.read(fd, size, fresh, old, until);
+        });
+        if (old.length > 0)
+            this.options.earlier?.(old);
+        return fresh;
+    }
+    /** Every complete line still unread (within REST_LOOKS): all a server wrote before it exited explains the exit. */
+    rest() {
+        const lines = [];
+        for (let looks = 0; looks < REST_LOOKS && (looks === 0 || this.behind()); looks++)
+            lines.push(...this.poll());
+        return lines;
+    }
+    /** Whether lines already written are still unread. */
+    behind() {
+        return (this.withFile((_fd, size) => size > this.offset) ?? false) && this.problem === undefined;
+    }
+    /** Opens the file without blocking (a FIFO would) and checks it is still a regular file; undefined when it is not there. */
+    withFile(use) {
+        if (this.problem !== undefined)
+            return undefined;
+        let fd;
+        try {
+            fd = (0,external_node_fs_namespaceObject.openSync)(this.path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+        }
+        catch (e) {
+            if (e.code !== 'ENOENT')
+                this.fail(e);
+            return undefined; // not written yet
+        }
+        try {
+            const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+            const what = notRegularFile(stat);
+            if (what !== undefined) {
+                this.problem = `the log ${this.path} is no longer a regular file (it is ${what} now)`;
+                return undefined;
+            }
+            return use(fd, stat.size);
+        }
+        catch (e) {
+            this.fail(e);
+            return undefined;
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+    }
+    fail(e) {
+        this.problem = `the log ${this.path} cannot be read (${e.code ?? e.message})`;
+    }
+    /** Counts the lines up to `countUntil`, within the look's budget, reading nothing into memory. */
+    count(fd, until) {
+        const end = Math.min(this.countUntil, this.offset + COUNT_BYTES_PER_POLL);
+        let last = -1;
+        // one chunk at least, however late the look began (a loaded machine): every look moves on
+        for (let first = true; this.offset < end && (first || systemClock.now() < until); first = false) {
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
+            if (n === 0)
+                break;
+            // one native pass (a loop in JavaScript, or indexOf per line, is several times slower without the optimising compilers)
+            const text = this.chunk.toString('latin1', 0, n);
+            this.lineCount += text.length - text.replaceAll('\n', '').length;
+            last = this.chunk[n - 1];
+            this.offset += n;
+        }
+        if (last === -1)
+            return;
+        // what was pending is part of a counted line now; the line under way at the end of counting is never whole
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.dropPartial = last !== 0x0a;
+    }
+    read(fd, size, fresh, old, until) {
+        const end = Math.min(size, this.offset + READ_BYTES_PER_POLL);
+        let lines = 0;
+        // one chunk at least, however late the look began (a loaded machine): every look moves on
+        for (let first = true; this.offset < end && lines < LINES_PER_POLL && (first || systemClock.now() < until); first = false) {
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, this.chunk, 0, Math.min(CHUNK_BYTES, end - this.offset), this.offset);
+            if (n === 0)
+                break;
+            let start = 0;
+            for (let nl = this.chunk.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = this.chunk.indexOf(0x0a, start)) {
+                this.take(this.chunk.subarray(start, nl));
+                start = nl + 1;
+                const line = this.finishLine();
+                if (line !== undefined) {
+                    ;
+                    (this.offset + start <= this.earlierUntil ? old : fresh).push(line);
+                    if (++lines >= LINES_PER_POLL)
+                        break;
+                }
+            }
+            if (lines >= LINES_PER_POLL && start < n) {
+                this.offset += start; // the rest is read by the next look
+                return;
+            }
+            this.take(this.chunk.subarray(start, n));
+            this.offset += n;
+        }
+    }
+    /** Adds bytes to the unfinished line, keeping at most MAX_LINE_BYTES of it. */
+    take(bytes) {
+        const room = log_follower_MAX_LINE_BYTES - this.pendingBytes;
+        if (bytes.length > room)
+            this.pendingCut = true;
+        const kept = bytes.subarray(0, Math.max(0, room));
+        if (kept.length === 0)
+            return;
+        this.pending.push(Buffer.from(kept));
+        this.pendingBytes += kept.length;
+    }
+    /** The unfinished line is finished: numbered, kept for the tail, and returned unless it was partly counted. */
+    finishLine() {
+        const text = this.pendingText();
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.lineCount++;
+        if (this.dropPartial) {
+            this.dropPartial = false;
+            return undefined;
+        }
+        const line = { number: this.lineCount, text: text.replace(/\r$/, '') };
+        if (this.keep > 0) {
+            this.recent.push(line);
+            if (this.recent.length > this.keep)
+                this.recent.shift();
+        }
+        return line;
+    }
+    pendingText() {
+        const text = secrets_redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.options.secrets ?? []);
+        return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text;
+    }
+    /** The last `keep` lines, an unfinished one included, read to where the file ends; undefined without the file. */
+    tail() {
+        for (let looks = 0; looks < REST_LOOKS && this.behind(); looks++)
+            this.poll();
+        if (this.problem === undefined && this.withFile(() => true) === undefined)
+            return undefined;
+        if (this.keep === 0)
+            return [];
+        const unfinished = this.pendingBytes === 0 || this.dropPartial ? [] : [{ number: this.lineCount + 1, text: this.pendingText() }];
+        return [...this.recent, ...unfinished].slice(-this.keep);
+    }
+    restart() {
+        this.offset = 0;
+        this.lineCount = 0;
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.pendingCut = false;
+        this.countUntil = 0;
+        this.dropPartial = false;
+        this.earlierUntil = 0;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server/stop.ts
+/**
+ * Stops a server and everything it started, then waits until none of its processes remain and, where nvidia-smi
+ * tells, until none of them holds GPU memory (the next job on a shared runner needs it back). A process: SIGTERM to
+ * its group, SIGKILL after a timeout; a container: its engine's stop. The answer is a record, never words.
+ */
+
+
+
+
+
+
+const POLL_MS = 100;
+/** Stops the server `pid` and its processes; see the module comment. */
+async function stopServer(options, deps) {
+    const { clock } = deps;
+    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
+    const guard = processGuard();
+    const refused = guard.spared(options.pid);
+    if (refused !== undefined)
+        return { pid: options.pid, scope: 'tree', outcome: 'refused', refused, pids: [], gpu: { kind: 'none' } };
+    const { launch } = options;
+    const identity = launch === undefined ? undefined : identify(options.pid, launch);
+    const notOurs = identity === undefined || identity.kind === 'same' || identity.kind === 'gone' ? undefined : identity;
+    // after a reboot nothing running can be the server's; a reused pid is a stranger's, and so is its group; a pid
+    // that cannot be checked is left alone like one that failed the check
+    const leader = notOurs === undefined ? proc_procStat(options.pid) : undefined;
+    const inGroup = () => proc_procPids().filter((p) => proc_procStat(p)?.pgrp === options.pid);
+    // A group outlives its leader, and Linux reuses no pid that still names a group: with the leader gone, processes
+    // in group `pid` are that server's. With a launch record, only those that carry its marker are: the group may be
+    // a stranger's that took the pid and left.
+    const leaderless = notOurs === undefined && (leader === undefined || leader.state === 'Z');
+    const marker = notOurs?.kind === 'rebooted' ? undefined : launch?.marker;
+    const seen = new Map();
+    const marked = () => (marker === undefined ? [] : markedProcesses(marker, launch?.startTicks ?? 0, seen));
+    // never a group a spared process is in: that would stop the stopper (and the runner's step with it)
+    const groupScope = notOurs === undefined &&
+        !guard.groupSpared(options.pid) &&
+        (leaderless ? launch === undefined && inGroup().length > 0 : leader?.pgrp === options.pid);
+    const scope = groupScope ? 'group' : 'tree';
+    const spared = new Set();
+    const members = () => {
+        // a pid checked as gone may be taken by a stranger any moment: with a launch record, it is not looked at again
+        const tree = notOurs === undefined && !(leaderless && launch !== undefined) ? [...processTree('/proc', options.pid)] : [];
+        const group = groupScope ? inGroup() : [];
+        // with the leader gone, its group's processes that carry the marker are among these
+        const tagged = marked();
+        const found = new Set([...tree, ...group, ...(tagged.length > 0 ? descendantsOf(tagged) : [])]);
+        return [...found].flatMap((pid) => {
+            if (guard.spared(pid) !== undefined) {
+                spared.add(pid);
+                return [];
+            }
+            const stat = proc_procStat(pid);
+            // without /proc only the pid itself can be asked about (and, with a launch record, not even that)
+            if (stat === undefined)
+                return pid === options.pid && launch === undefined && signalled(kill, pid, 0) ? [{ pid }] : [];
+            return stat.state === 'Z' ? [] : [{ pid, startTicks: stat.startTicks }];
+        });
+    };
+    const initial = members();
+    const inside = new Set(notOurs === undefined ? [...processTree('/proc', options.pid), ...inGroup()] : []);
+    const escaped = initial.map((m) => m.pid).filter((p) => !inside.has(p));
+    const base = {
+        pid: options.pid,
+        scope,
+        pids: initial.map((m) => m.pid),
+        ...(notOurs === undefined ? {} : { notOurs }),
+        ...(escaped.length > 0 ? { escaped } : {}),
+        ...(spared.size > 0 ? { spared: [...spared] } : {})
+    };
+    if (initial.length === 0)
+        return { ...base, outcome: 'not-running', gpu: { kind: 'none' } };
+    const before = deps.gpu ? await deps.gpu() : undefined;
+    // every process seen as the server's, by pid and start time (a reused pid is another process)
+    const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
+    const family = () => new Set(tracked.keys());
+    const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined;
+    let exit;
+    void deps.exited?.then((e) => (exit = e));
+    const alive = () => {
+        const now = members();
+        // any process the server has started since counts too
+        for (const m of now)
+            if (!tracked.has(m.pid))
+                tracked.set(m.pid, m.startTicks);
+        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
+    };
+    const send = (signal) => {
+        if (scope === 'group') {
+            signalled(kill, -options.pid, signal);
+            // the group had them all, but for those that left it
+            for (const pid of alive())
+                if (proc_procStat(pid)?.pgrp !== options.pid)
+                    signalled(kill, pid, signal);
+        }
+        else
+            for (const pid of alive())
+                signalled(kill, pid, signal);
+    };
+    const cancelled = () => deps.cancel?.aborted === true;
+    const waitGone = async (ms, cancellable) => {
+        const until = clock.now() + ms;
+        for (;;) {
+            if (alive().length === 0)
+                return true;
+            if (clock.now() >= until || (cancellable && cancelled()))
+                return false;
+            await clock.sleep(Math.min(POLL_MS, until - clock.now()), cancellable ? deps.cancel : undefined);
+        }
+    };
+    const termAt = clock.now();
+    const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
+    send('SIGTERM');
+    let signal = 'SIGTERM';
+    let gone = await waitGone(options.timeoutMs, true);
+    if (!gone) {
+        signal = 'SIGKILL';
+        send('SIGKILL');
+        // SIGKILL'd processes go within milliseconds unless stuck in the kernel: a cancelled stop waits a second for them
+        gone = await waitGone(cancelled() ? Math.min(1_000, options.killWaitMs ?? 1_000) : (options.killWaitMs ?? 10_000), false);
+    }
+    const secondsToExit = seconds();
+    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
+    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
+        await clock.sleep(POLL_MS);
+    const exited = {
+        signal,
+        ...(cancelled() ? { cancelled: true } : {}),
+        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
+    };
+    const record = gone
+        ? { ...base, ...exited, outcome: 'exited', secondsToExit }
+        : { ...base, ...exited, outcome: 'survived', survivors: alive() };
+    return { ...record, gpu: await gpuRelease(before, atStart, family, seconds, options.gpuWaitMs ?? 30_000, deps) };
+}
+/** Waits up to `waitMs` for the GPU memory the server's processes held when the stop began to be released. */
+async function gpuRelease(before, atStart, family, seconds, waitMs, deps) {
+    if (before === undefined)
+        return { kind: 'unavailable', why: 'not asked' };
+    if (before.kind === 'unavailable')
+        return { kind: 'unavailable', why: before.why };
+    // an entry whose memory nvidia-smi cannot show ([N/A]) still holds some: waited for like the others
+    if (atStart === undefined || atStart.apps.length === 0)
+        return { kind: 'none' };
+    const until = deps.clock.now() + waitMs;
+    for (;;) {
+        const now = await deps.gpu();
+        const held = now.kind === 'available' ? memoryHeldBy(now, family()) : undefined;
+        if (held !== undefined && held.apps.length === 0)
+            return { kind: 'released', mib: atStart.mib, seconds: seconds() };
+        // a read the cancel ended (a job-end step's nvidia-smi is ended by its cancel) says nothing of the memory
+        if (held === undefined && now.kind === 'unavailable' && now.why === 'cancelled')
+            return { kind: 'unavailable', why: 'cancelled' };
+        if (deps.clock.now() >= until || deps.cancel?.aborted === true)
+            return {
+                kind: 'held',
+                mib: atStart.mib,
+                heldMib: held?.mib ?? atStart.mib,
+                seconds: seconds(),
+                pids: [...new Set(held?.apps.map((a) => a.pid) ?? [])]
+            };
+        await deps.clock.sleep(Math.min(POLL_MS, until - deps.clock.now()), deps.cancel);
+    }
+}
+/** Sends `signal` (0: only asks whether `pid` exists); false when there is no such process. */
+function signalled(kill, pid, signal) {
+    try {
+        kill(pid, signal);
+        return true;
+    }
+    catch (e) {
+        // EPERM: it exists, but belongs to someone else
+        return e.code === 'EPERM';
+    }
+}
+// why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
+const lastLines = (state) => state.logFile === undefined || state.logLines === 0
+    ? undefined
+    : new LogFollower(state.logFile, state.logLines).tail();
+/** Stops the server the main step launched and says how it went. Never throws for a server that is already gone. */
+async function stopAtJobEnd(state, deps) {
+    const launch = { startTicks: state.startTicks, bootId: state.bootId, marker: state.runMarker };
+    const record = await stopServer({ pid: state.pid, timeoutMs: state.timeoutMs, launch }, deps);
+    const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
+    const clean = exitedOnTerm && record.gpu.kind !== 'held' && record.outcome !== 'refused';
+    return { record, clean, logTail: exitedOnTerm ? undefined : lastLines(state), logFile: state.logFile };
+}
+/**
+ * Stops a container with `docker stop` semantics (the image's stop signal, then SIGKILL after the timeout), then
+ * waits for its processes and their GPU memory as for a process. Never throws for one already gone.
+ */
+async function stopContainerAtJobEnd(state, deps) {
+    const { clock } = deps;
+    const engine = new DockerEngine(state.socket);
+    try {
+        const before = await engine.inspect(state.container);
+        const base = { pid: before?.pid ?? 0, scope: 'tree', container: state.container };
+        if (before === undefined || !before.running)
+            return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true };
+        const pids = await engine.pids(state.container);
+        const tracked = new Map(pids.map((p) => [p, proc_procStat(p)?.startTicks]));
+        const alive = () => [...tracked]
+            .filter(([p, ticks]) => {
+            const stat = proc_procStat(p);
+            return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks;
+        })
+            .map(([p]) => p);
+        const gpuBefore = deps.gpu ? await deps.gpu() : undefined;
+        const family = new Set(pids);
+        const atStart = gpuBefore?.kind === 'available' ? memoryHeldBy(gpuBefore, family) : undefined;
+        const termAt = clock.now();
+        const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
+        const cancelled = () => deps.cancel?.aborted === true;
+        // cancelled before or during the stop: `docker stop -t 0`, since the engine goes on with the first stop whether
+        // or not its caller waits
+        let killedAtOnce = cancelled();
+        if (!killedAtOnce)
+            try {
+                await engine.stop(state.container, state.timeoutMs / 1000, { signal: deps.cancel });
+            }
+            catch (e) {
+                if (!cancelled())
+                    throw e;
+                killedAtOnce = true;
+            }
+        if (killedAtOnce)
+            await engine.stop(state.container, 0);
+        // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
+        // cancelled stop waits a second for them, as for SIGKILL'd processes)
+        for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++)
+            await clock.sleep(POLL_MS);
+        const secondsToExit = seconds();
+        let after = await engine.inspect(state.container);
+        const exitCode = after?.exitCode;
+        // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
+        for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
+            await clock.sleep(POLL_MS);
+            after = await engine.inspect(state.container);
+        }
+        const survivors = alive();
+        const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
+        const record = {
+            ...base,
+            pids,
+            signal: killed ? 'SIGKILL' : 'SIGTERM',
+            ...(cancelled() ? { cancelled: true } : {}),
+            ...(exitCode === undefined ? {} : { exitCode }),
+            ...(after?.running === true || survivors.length > 0
+                ? { outcome: 'survived', survivors: survivors.length > 0 ? survivors : [before.pid] }
+                : { outcome: 'exited', secondsToExit }),
+            gpu: await gpuRelease(gpuBefore, atStart, () => family, seconds, 30_000, deps)
+        };
+        const clean = record.outcome === 'exited' && !killed && record.gpu.kind !== 'held';
+        return { record, clean, logTail: clean ? undefined : lastLines(state), logFile: state.logFile };
+    }
+    finally {
+        engine.close();
+    }
+}
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/server/process.ts
 /** The model server as a process: launched by `start` or found by `pid`, watched until it exits, left running. */
 
@@ -19277,17 +20754,20 @@ function attachServer(pid, clock, pollMs = 250) {
         release: () => clearInterval(timer)
     };
 }
-/** Reads `pid` when it names a file. */
+/** A pid file holds one number and a newline: anything larger is not one. */
+const PID_FILE_MAX_BYTES = 4096;
+/** Reads `pid` when it names a file: a regular file only, of a few bytes, read without blocking. */
 function resolvePid(spec) {
     if ('pid' in spec)
         return spec.pid;
     let text;
     try {
-        text = readFileSync(spec.file, 'utf8').trim();
+        text = readSmallFile(spec.file, PID_FILE_MAX_BYTES).trim();
     }
     catch (e) {
+        const why = e.code ?? e.message;
         throw new InputError('pid', {
-            problem: `could not read "${printable(spec.file)}" (${e.code ?? e.message})`,
+            problem: `could not read "${printable(spec.file)}" (${why})`,
             form: PID_FORM
         });
     }
@@ -19677,20 +21157,29 @@ function escapeProperty(s) {
 const jobSummary = async () => (await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 1170))).summary;
 /** As core.setOutput for each output: the GITHUB_OUTPUT file, or the `set-output` command where there is none. */
 const setOutputs = (outputs) => writeFileCommand('OUTPUT', 'set-output', outputs);
-/** As core.saveState for each value: the GITHUB_STATE file (the post step's `STATE_<name>`), or `save-state`. */
-const saveState = (values) => writeFileCommand('STATE', 'save-state', values);
-/** Core's file writer brings node:crypto (for its delimiters): loaded only once the wait is over. */
+/**
+ * As core.saveState for each value (the GITHUB_STATE file, the post step's `STATE_<name>`, or `save-state`), but
+ * written at once, no await between a launch and its state: core's file writer is loaded by this call, beforehand.
+ */
+const stateSaver = () => fileCommandWriter('STATE', 'save-state');
+/** Core's file writer brings node:crypto (for its delimiters): loaded only once needed. */
 async function writeFileCommand(file, command, values) {
-    if (!process.env[`GITHUB_${file}`]) {
-        for (const [name, value] of Object.entries(values)) {
-            process.stdout.write(EOL);
-            issueCommand(command, { name }, value);
-        }
-        return;
-    }
+    ;
+    (await fileCommandWriter(file, command))(values);
+}
+async function fileCommandWriter(file, command) {
+    if (!process.env[`GITHUB_${file}`])
+        return (values) => {
+            for (const [name, value] of Object.entries(values)) {
+                process.stdout.write(EOL);
+                issueCommand(command, { name }, value);
+            }
+        };
     const { issueFileCommand, prepareKeyValueMessage } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7063));
-    for (const [name, value] of Object.entries(values))
-        issueFileCommand(file, prepareKeyValueMessage(name, value));
+    return (values) => {
+        for (const [name, value] of Object.entries(values))
+            issueFileCommand(file, prepareKeyValueMessage(name, value));
+    };
 }
 /** As core.setSecret. */
 const setSecret = (secret) => issueCommand('add-mask', {}, secret);
@@ -19731,6 +21220,7 @@ async function untrustedGroup(title, lines, say) {
  * the log and the job summary. It never fails the job: a server that outlives SIGKILL, or GPU memory not released
  * in time, is a warning.
  */
+
 
 
 
@@ -19786,6 +21276,8 @@ async function post(env = process.env) {
     // of two servers never mix.
     let said = Promise.resolve();
     const say = (telling) => (said = said.then(telling));
+    // the step's summary is every server's section: together under GitHub's 1 MiB, however many and however long
+    const summaryPart = summaryBudget();
     /** Server `i`: the main step's entry for it, read back, handed to the stop of its kind. */
     const stopOne = async (i) => {
         let server;
@@ -19809,7 +21301,7 @@ async function post(env = process.env) {
                 gpu: () => gpuSnapshot({ env, timeoutMs: 5_000, signal: cancel.signal }),
                 cancel: cancel.signal
             });
-            await say(() => tell(end, env, cancel.halted, member));
+            await say(() => tell(end, env, summaryPart, cancel.halted, member));
         }
         catch (e) {
             annotate('warning', jobEndErrorText(server.pid, e.message));
@@ -19832,7 +21324,7 @@ async function post(env = process.env) {
 /** How many of a fleet's servers are stopped at the same time. */
 const STOPS_AT_ONCE = 16;
 /** How the stop went, in the log and the job summary. */
-async function tell(end, env, cancelledBy, member) {
+async function tell(end, env, summaryPart, cancelledBy, member) {
     // of a fleet, each line names whose server it is: eight "Stopped the server's process group N" are no help
     const memberText = member === undefined ? '' : fleetMemberText(member);
     const whose = member === undefined ? '' : `${memberText.charAt(0).toUpperCase()}${memberText.slice(1)}: `;
@@ -19845,14 +21337,17 @@ async function tell(end, env, cancelledBy, member) {
     if (cancelledBy !== undefined)
         annotate('warning', jobEndCancelledText(cancelledBy));
     if (end.logTail !== undefined)
-        await untrustedGroup(logTailTitle(end.logTail, end.logFile), end.logTail.map((l) => `${l.number}: ${l.text}`), info);
+        await untrustedGroup(markdown_logTailTitle(end.logTail, end.logFile), end.logTail.map((l) => `${l.number}: ${l.text}`), info);
     // the stop is done and said: a summary that cannot be written is no failure to stop
-    if (env.GITHUB_STEP_SUMMARY)
+    const section = env.GITHUB_STEP_SUMMARY ? summaryPart(jobEndSummary(shortTail(end), cancelledBy, member)) : '';
+    if (section !== '')
         await (await jobSummary())
-            .addRaw(jobEndSummary(end, cancelledBy, member))
+            .addRaw(section)
             .write()
             .catch((e) => annotate('warning', jobEndSummaryErrorText(e.message)));
 }
+/** The stop with as much of its log's tail as a summary shows of one server (the log gets it whole). */
+const shortTail = (end) => end.logTail === undefined ? end : { ...end, logTail: summaryTail(end.logTail) };
 
 
 /***/ }),
@@ -19861,7 +21356,7 @@ async function tell(end, env, cancelledBy, member) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2575);
+/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1708);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2206);
 
 
