@@ -21,14 +21,26 @@ describe('the Docker Engine API client', () => {
     }
   })
 
-  it('holds back an unfinished frame until the rest comes', () => {
+  it('holds back only an unfinished header; a payload is handed on as it comes', () => {
     const out: string[] = []
     const demux = demultiplexer((b) => out.push(b.toString()))
     const f = frame(1, 'abcdef')
-    demux(f.subarray(0, 10))
+    demux(f.subarray(0, 5))
     expect(out).toEqual([])
+    demux(f.subarray(5, 10))
+    expect(out).toEqual(['ab'])
     demux(f.subarray(10))
-    expect(out).toEqual(['abcdef'])
+    expect(out).toEqual(['ab', 'cdef'])
+  })
+
+  it('holds nothing of a frame that claims 4 GB: its bytes go on as they come', () => {
+    let handed = 0
+    const demux = demultiplexer((b) => (handed += b.length))
+    const header = Buffer.alloc(8)
+    header.writeUInt32BE(0xffffffff, 4)
+    demux(header)
+    for (let i = 0; i < 100; i++) demux(Buffer.alloc(1024 * 1024))
+    expect(handed).toBe(100 * 1024 * 1024)
   })
 
   it('finds the engine at DOCKER_HOST (unix only), else the default socket', () => {
