@@ -335,7 +335,7 @@ export const containerLines = {
     "holds is not taken as the container's, and its environment is the one it was created with",
   wrongServer: (ref: string, port: number, holders: readonly Holder[], redirect?: Redirect): string =>
     `${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${port} is answered by ${holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ')}, not by a ` +
-    `process of the container ${ref} nor a docker-proxy of its published port: another server holds the port, or ` +
+    `process of the container ${ref} nor a docker-proxy that forwards to it: another server holds the port, or ` +
     'the container listens elsewhere. Its answers say nothing about the server being waited for',
   /** A local endpoint redirected to another machine: not the container's answer. */
   elsewhere: (ref: string, redirect: Redirect): string =>

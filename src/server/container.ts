@@ -80,7 +80,9 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
   const starterFailed = (): boolean => starterExit !== undefined && !/code 0\b/.test(starterExit)
   /** `exited with code 125<when>: <its last line>` */
   const starterSaid = (when = ''): string => {
-    const last = o.starterLog === undefined ? undefined : new LogFollower(o.starterLog, 1).tail()?.at(-1)
+    // the client's error line, not the usage hint after it (`See 'docker run --help'.`)
+    const lines = o.starterLog === undefined ? [] : (new LogFollower(o.starterLog, 5).tail() ?? [])
+    const last = [...lines].reverse().find((l) => /\berror\b/i.test(l.text)) ?? lines.at(-1)
     return `${(starterExit ?? '').replace(/ \(.*\)$/, '')}${when}${last === undefined ? '' : `: ${last.text}`}`
   }
 
@@ -287,7 +289,7 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
  * `docker-<id>.scope` or `/docker/<id>`, Podman's `libpod-<id>`). An engine in another pid namespace (Docker in
  * Docker) gives pids that here are other processes, or none.
  */
-export function inContainer(pid: number, id: string): boolean {
+function inContainer(pid: number, id: string): boolean {
   if (id.length < 12) return false
   try {
     return readFileSync(`/proc/${pid}/cgroup`, 'utf8').includes(id)
