@@ -101,7 +101,7 @@ suite('the container path under attack, with a real Docker engine', () => {
       expect(errors(run.stdout).join('\n')).toMatch(/is already in use/)
       expect(errors(run.stdout).join('\n')).toMatch(/is not this run's: left alone/)
       expect(run.stdout).not.toContain('ANOTHER JOB SAYS HELLO')
-      expect(run.outputs.container ?? '').not.toBe(otherId)
+      expect(run.stdout).not.toContain(otherId.slice(0, 12) + ')')
       expect(JSON.stringify(savedServers(run.state))).not.toContain(otherId)
       expect(p.stdout).not.toMatch(/Stopped the container/)
       expect(after?.Running).toBe(true)
@@ -123,6 +123,30 @@ suite('the container path under attack, with a real Docker engine', () => {
       expect(errors(run.stdout).join('\n')).toMatch(/is already in use/)
       expect(savedServers(run.state)).toEqual([])
     }, 90_000)
+    it.each([['docker start'], ['docker start -a']])(
+      'a container created before the step, started by "start" (%s): it is the server',
+      async (how) => {
+        const name = newName()
+        const port = await freePort()
+        const created = await engine.docker(
+          'create',
+          '--init',
+          '--name',
+          name,
+          '--network',
+          'host',
+          IMAGE,
+          ...simulate(port, '--load 1s').split(' ')
+        )
+        expect(created.code).toBe(0)
+        const run = await mainStep(port, { start: `${how} ${name}`, container: name, timeout: '30s' })
+        expect(errors(run.stdout)).toEqual([])
+        expect(run.outputs.ready).toBe('true')
+        expect(JSON.stringify(savedServers(run.state))).toContain(created.stdout.trim())
+        await engine.docker('rm', '-f', name)
+      },
+      90_000
+    )
   })
 
   const proxySuite = dockerProxy === undefined ? describe.skip : describe

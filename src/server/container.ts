@@ -40,8 +40,8 @@ export interface ContainerWatchOptions {
   /** Found already (a container that ran before the step), or to be found (one `start` is creating). */
   initial?: ContainerState
   /**
-   * With `start`: the container that held the name before it ran. It is not this run's unless `start` ends well
-   * and the engine started it since (`docker start`): a refused `docker run` (the name in use) leaves it another's.
+   * With `start`: the container that held the name before it ran. It is not this run's unless the engine started
+   * it since (`docker start`) and `start` has not failed: a refused `docker run` (the name in use) leaves it another's.
    */
   before?: ContainerState
   /** With `start`: when it ran, on the wall clock. */
@@ -107,8 +107,9 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
   /** Another's container by that name: the one there before `start`, or one created before it ran. */
   const anothers = (s: ContainerState): boolean => {
     const startWall = o.startWallMs ?? -Infinity
+    // `docker start` of one created earlier (also attached, never exiting): started since `start` ran
     if (o.before !== undefined && s.id === o.before.id)
-      return !(starterExit !== undefined && !starterFailed() && (s.startedAtMs ?? -Infinity) >= startWall - 1_000)
+      return starterFailed() || !((s.startedAtMs ?? -Infinity) >= startWall)
     return s.createdAtMs !== undefined && s.createdAtMs < startWall - 1_000
   }
   const find = async (): Promise<ContainerState | undefined> => {
