@@ -207,7 +207,7 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
       lastTop = clock.now()
       // only the pids this machine shows in the container (another pid namespace's are strangers' here)
       for (const p of await engine.pids(o.ref, { signal }).catch(() => []))
-        if (inContainer(p, state?.id ?? '')) topPids.add(p)
+        if (inContainer(p, state?.id ?? '') === 'yes') topPids.add(p)
     }
     return true
   }
@@ -240,7 +240,8 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
   /** Whether the main pid the engine gives is, on this machine, a process of the container. */
   function pidsTrusted(): boolean {
     if (state === undefined || state.pid <= 0) return true
-    if (inContainer(state.pid, state.id)) return true
+    // a main process gone since the last look is no stranger: it has no processes here to count either way
+    if (inContainer(state.pid, state.id) !== 'no') return true
     if (!toldForeign) {
       toldForeign = true
       o.onForeignPids?.(state)
@@ -287,15 +288,14 @@ export function watchContainer(o: ContainerWatchOptions): WatchedContainer {
 
 /**
  * Whether `pid` is, on this machine, a process of the container `id`: its cgroup names the container (Docker's
- * `docker-<id>.scope` or `/docker/<id>`, Podman's `libpod-<id>`). An engine in another pid namespace (Docker in
- * Docker) gives pids that here are other processes, or none.
+ * `docker-<id>.scope` or `/docker/<id>`, Podman's `libpod-<id>`); `gone` where no such process is left. An engine
+ * in another pid namespace (Docker in Docker) gives pids that here are other processes, or none.
  */
-function inContainer(pid: number, id: string): boolean {
-  if (id.length < 12) return false
+function inContainer(pid: number, id: string): 'yes' | 'no' | 'gone' {
   try {
-    return readFileSync(`/proc/${pid}/cgroup`, 'utf8').includes(id)
-  } catch {
-    return false
+    return id.length >= 12 && readFileSync(`/proc/${pid}/cgroup`, 'utf8').includes(id) ? 'yes' : 'no'
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'no'
   }
 }
 
