@@ -93,6 +93,12 @@ export function stopLines(r: StopRecord): ReportLine[] {
             : `Stopped ${what}: it did not exit after SIGTERM, so SIGKILL; gone ${s1(r.secondsToExit ?? 0)} after SIGTERM${how}.`
           : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
     })
+  } else if (r.engine !== undefined) {
+    const still = (r.survivors ?? []).length > 0 ? `; still running: ${pidList(r.survivors ?? [])}` : ''
+    lines.push({
+      level: 'warning',
+      text: `Could not stop the container ${r.container ?? ''}: its engine ${r.engine}${r.cancelled ? ' (the stop was cancelled)' : ''}${still}.`
+    })
   } else {
     lines.push({
       level: 'warning',
@@ -261,11 +267,13 @@ export function jobEndSummary(end: JobEnd, cancelledBy?: string, member?: FleetM
           ? `left alone: ${notOursText(r.pid, r.notOurs)}`
           : r.outcome === 'not-running'
             ? 'already gone'
-            : r.outcome === 'survived'
-              ? `⚠️ still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
-              : end.clean
-                ? '✅ stopped'
-                : '⚠️ stopped, not cleanly'
+            : r.engine !== undefined
+              ? `⚠️ not stopped: its engine ${r.engine}`
+              : r.outcome === 'survived'
+                ? `⚠️ still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
+                : end.clean
+                  ? '✅ stopped'
+                  : '⚠️ stopped, not cleanly'
     ]
   ]
   if (r.signal !== undefined) rows.push(['Last signal sent', r.signal])
@@ -321,9 +329,15 @@ export const containerLines = {
     `Watching the container ${ref}${id === undefined || id.startsWith(ref) ? '' : ` (${id.slice(0, 12)})`}` +
     `${id === undefined ? ' once the engine has it' : ''}; its output, from the engine, goes to ${logFile}`,
   health: (ref: string, health: string): string => `The container ${ref} is ${health} (its HEALTHCHECK)`,
+  engineFault: (ref: string, socket: string, why: string): string =>
+    `The engine at ${printable(socket)} ${why}: the container ${ref} is read again once the wait begins`,
+  foreignPids: (ref: string, pid: number): string =>
+    `The engine gives pid ${pid} for the container ${ref}, which here is no process of it: the engine runs in another ` +
+    'pid namespace (Docker in Docker). Its processes cannot be seen from here: an answer on a port a process here ' +
+    "holds is not taken as the container's, and its environment is the one it was created with",
   wrongServer: (ref: string, port: number, holders: readonly Holder[], redirect?: Redirect): string =>
     `${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${port} is answered by ${holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ')}, not by a ` +
-    `process of the container ${ref} nor a docker-proxy of its published port: another server holds the port, or ` +
+    `process of the container ${ref} nor a docker-proxy that forwards to it: another server holds the port, or ` +
     'the container listens elsewhere. Its answers say nothing about the server being waited for',
   /** A local endpoint redirected to another machine: not the container's answer. */
   elsewhere: (ref: string, redirect: Redirect): string =>

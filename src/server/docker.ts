@@ -33,7 +33,17 @@ export interface ContainerState {
   env: string[]
   /** `docker run --rm`: the engine removes it once it has stopped. */
   autoRemove: boolean
+  /** How many times the engine has restarted it (a restart policy); `restarting` while it waits to do it again. */
+  restartCount: number
+  restarting: boolean
+  /** Its addresses on the engine's networks (none with `--network host`). */
+  addresses: string[]
+  /** When the engine created it (wall clock), where it says. */
+  createdAtMs?: number
 }
+
+/** An engine's answer that cannot be used (an HTTP error, not JSON, not a container, too large, none in time). */
+export class EngineError extends Error {}
 
 /** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
 export function dockerSocket(env: NodeJS.ProcessEnv): string {
@@ -77,8 +87,21 @@ export class DockerEngine {
   async inspect(id: string, call: Call = {}): Promise<ContainerState | undefined> {
     const r = await this.send('GET', `/containers/${encodeURIComponent(id)}/json`, call)
     if (r.status === 404 || gone(r)) return undefined
-    if (r.status !== 200) throw new Error(`inspect answered HTTP ${r.status}`)
-    return containerState(JSON.parse(r.body) as Inspected)
+    if (r.status !== 200) throw new EngineError(`answered its inspect with HTTP ${r.status}${said(r.body)}`)
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(r.body)
+    } catch {
+      throw new EngineError(`answered its inspect with something that is not JSON${said(r.body)}`)
+    }
+    if (
+      typeof parsed !== 'object' ||
+      parsed === null ||
+      Array.isArray(parsed) ||
+      typeof (parsed as Inspected).Id !== 'string'
+    )
+      throw new EngineError(`answered its inspect with no container (${printable(r.body.slice(0, 40))})`)
+    return containerState(parsed as Inspected)
   }
 
   /**
@@ -102,15 +125,18 @@ export class DockerEngine {
     return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0)
   }
 
-  /** `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; true once it is not running. */
-  async stop(id: string, seconds: number, call: Call = {}): Promise<boolean> {
+  /**
+   * `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; undefined once it is not running,
+   * else what the engine answered instead (a socket proxy's 403).
+   */
+  async stop(id: string, seconds: number, call: Call = {}): Promise<string | undefined> {
     const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
-      ...call,
       // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
-      timeoutMs: seconds * 1000 + 15_000
+      timeoutMs: seconds * 1000 + 15_000,
+      ...call
     })
     // 304: it was not running
-    return r.status === 204 || r.status === 304
+    return r.status === 204 || r.status === 304 ? undefined : `answered the stop with HTTP ${r.status}${said(r.body)}`
   }
 
   /**
@@ -140,29 +166,40 @@ export class DockerEngine {
   }
 
   private async send(method: 'GET' | 'POST', path: string, call: Call): Promise<{ status: number; body: string }> {
-    const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS)
+    const ms = call.timeoutMs ?? REQUEST_MS
+    const timeout = AbortSignal.timeout(ms)
     const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal])
-    const { statusCode, headers, body } = await request(this.agent, { method, origin: 'http://docker', path, signal })
-    this.podman = headers['libpod-api-version'] !== undefined
-    const chunks: Buffer[] = []
-    let size = 0
-    for await (const chunk of body) {
-      size += (chunk as Buffer).length
-      if (size > MAX_BODY_BYTES) {
-        body.destroy()
-        throw new Error(`the engine's answer to ${path} passed ${MAX_BODY_BYTES} bytes`)
+    try {
+      const { statusCode, headers, body } = await request(this.agent, { method, origin: 'http://docker', path, signal })
+      this.podman = headers['libpod-api-version'] !== undefined
+      const chunks: Buffer[] = []
+      let size = 0
+      for await (const chunk of body) {
+        size += (chunk as Buffer).length
+        if (size > MAX_BODY_BYTES) {
+          body.destroy()
+          throw new EngineError(`answered ${method} ${path.split('?')[0]} with more than ${MAX_BODY_BYTES} bytes`)
+        }
+        chunks.push(chunk as Buffer)
       }
-      chunks.push(chunk as Buffer)
+      return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') }
+    } catch (e) {
+      if (e instanceof EngineError || call.signal?.aborted === true) throw e
+      if (timeout.aborted) throw new EngineError(`did not answer ${method} ${path.split('?')[0]} within ${ms / 1000} s`)
+      throw e
     }
-    return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') }
   }
 }
 
 interface Inspected {
   Id?: string
   Name?: string
+  Created?: string
+  RestartCount?: number
+  NetworkSettings?: { IPAddress?: string; Networks?: Record<string, { IPAddress?: string } | null> | null } | null
   State?: {
     Status?: string
+    Restarting?: boolean
     Running?: boolean
     Pid?: number
     ExitCode?: number
@@ -175,29 +212,58 @@ interface Inspected {
   HostConfig?: { AutoRemove?: boolean }
 }
 
+/** Every field read as the type it must have: an engine's answer of another shape gives the neutral value. */
 function containerState(c: Inspected): ContainerState {
-  const s = c.State ?? {}
-  const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt)
-  const checks = s.Health?.Log ?? []
+  const s = object(c.State)
+  const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+  const whole = (v: unknown): number | undefined => (Number.isSafeInteger(v) ? (v as number) : undefined)
+  const time = (v: unknown): number | undefined => {
+    const at = typeof v === 'string' ? Date.parse(v) : NaN
+    // the engine's zero time (0001-01-01) for a container that never started
+    return Number.isFinite(at) && at > 0 ? at : undefined
+  }
+  const checks = object(s.Health).Log
+  const last = Array.isArray(checks) ? object(checks.at(-1)) : {}
   // no HEALTHCHECK: Docker has no Health (or `none`), Podman a Health whose Status is ""
-  const health = s.Health?.Status
+  const health = text(object(s.Health).Status)
+  const env = object(c.Config).Env
+  const net = object(c.NetworkSettings)
+  const addresses = [net.IPAddress, ...Object.values(object(net.Networks)).map((n) => object(n).IPAddress)]
   return {
     id: c.Id ?? '',
-    name: (c.Name ?? '').replace(/^\//, ''),
+    name: (text(c.Name) ?? '').replace(/^\//, ''),
     running: s.Running === true,
-    status: s.Status ?? 'unknown',
-    pid: s.Pid ?? 0,
-    exitCode: s.ExitCode ?? 0,
+    status: text(s.Status) ?? 'unknown',
+    pid: Math.max(0, whole(s.Pid) ?? 0),
+    exitCode: whole(s.ExitCode) ?? 0,
     oomKilled: s.OOMKilled === true,
-    error: s.Error ?? '',
-    // the engine's zero time (0001-01-01) for a container that never started
-    startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
+    error: text(s.Error) ?? '',
+    startedAtMs: time(s.StartedAt),
     health: health === undefined || health === '' || health === 'none' ? undefined : health,
-    healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
-    tty: c.Config?.Tty === true,
-    env: c.Config?.Env ?? [],
-    autoRemove: c.HostConfig?.AutoRemove === true
+    healthLog: text(last.Output)?.trim().slice(0, 500),
+    tty: object(c.Config).Tty === true,
+    env: Array.isArray(env) ? env.filter((e): e is string => typeof e === 'string') : [],
+    autoRemove: object(c.HostConfig).AutoRemove === true,
+    restartCount: Math.max(0, whole(c.RestartCount) ?? 0),
+    restarting: s.Restarting === true,
+    addresses: addresses.filter((a): a is string => typeof a === 'string' && a !== ''),
+    createdAtMs: time(c.Created)
   }
+}
+
+const object = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+
+/** `: <the engine's message>` of an error answer, one printable line. */
+function said(body: string): string {
+  let message: unknown = body
+  try {
+    message = object(JSON.parse(body)).message ?? body
+  } catch {
+    // not JSON: the text as it came
+  }
+  const line = printable(String(message).trim().split('\n')[0] ?? '').slice(0, 200)
+  return line === '' ? '' : `: ${line}`
 }
 
 /**
@@ -205,17 +271,27 @@ function containerState(c: Inspected): ContainerState {
  * big-endian) and the payload. Frames split across chunks are put back together.
  */
 export function demultiplexer(out: (chunk: Buffer) => void): (chunk: Buffer) => void {
-  let held: Buffer = Buffer.alloc(0)
+  // a header split across chunks (at most 7 bytes held); a payload is handed on as it comes, whatever its
+  // header claims, so that a frame claiming gigabytes holds no memory
+  let header: Buffer = Buffer.alloc(0)
+  let payloadLeft = 0
   return (chunk) => {
-    held = held.length === 0 ? chunk : Buffer.concat([held, chunk])
     let at = 0
-    while (held.length - at >= 8) {
-      const size = held.readUInt32BE(at + 4)
-      if (held.length - at - 8 < size) break
-      out(held.subarray(at + 8, at + 8 + size))
-      at += 8 + size
+    while (at < chunk.length) {
+      if (payloadLeft > 0) {
+        const part = chunk.subarray(at, at + payloadLeft)
+        out(part)
+        payloadLeft -= part.length
+        at += part.length
+        continue
+      }
+      const need = 8 - header.length
+      header = Buffer.concat([header, chunk.subarray(at, at + need)])
+      at += Math.min(need, chunk.length - at)
+      if (header.length < 8) return
+      payloadLeft = header.readUInt32BE(4)
+      header = Buffer.alloc(0)
     }
-    held = held.subarray(at)
   }
 }
 

@@ -8,7 +8,7 @@ import { procPids, procStat } from './proc.js'
 import { processTree } from './port-owner.js'
 import type { Clock } from '../runtime/clock.js'
 import type { ContainerEndState, ProcessEndState } from './job-end.js'
-import { DockerEngine } from './docker.js'
+import { DockerEngine, EngineError } from './docker.js'
 import { LogFollower, type LogLine } from './log-follower.js'
 import {
   descendantsOf,
@@ -21,6 +21,8 @@ import {
 } from './guard.js'
 
 const POLL_MS = 100
+/** A cancelled container stop: how long the engine's requests may take from the cancel on (all of them together). */
+const CANCELLED_ENGINE_MS = 800
 
 export interface StopOptions {
   /** The leader of the server's process group (as `start` launches it), or any process of it. */
@@ -88,6 +90,8 @@ export interface StopRecord {
   secondsToExit?: number
   /** Still running after SIGKILL. */
   survivors?: number[]
+  /** A container's engine that refused the stop or failed (`answered the stop with HTTP 403: …`). */
+  engine?: string
   gpu: GpuRelease
   cancelled?: boolean
 }
@@ -286,17 +290,57 @@ export async function stopAtJobEnd(state: Omit<ProcessEndState, 'kind'>, deps: J
 
 /**
  * Stops a container with `docker stop` semantics (the image's stop signal, then SIGKILL after the timeout), then
- * waits for its processes and their GPU memory as for a process. Never throws for one already gone.
+ * waits for its processes and their GPU memory as for a process. Never throws for one already gone, nor for an
+ * engine that refuses or fails (the record says what it answered); a cancel ends it within a second, whatever the
+ * engine does.
  */
 export async function stopContainerAtJobEnd(state: Omit<ContainerEndState, 'kind'>, deps: JobEndDeps): Promise<JobEnd> {
   const { clock } = deps
   const engine = new DockerEngine(state.socket)
+  // after a cancel, every request of the engine's has what is left of a second
+  const hurry = new AbortController()
+  let timer: NodeJS.Timeout | undefined
+  const onCancel = (): void => void (timer = setTimeout(() => hurry.abort(), CANCELLED_ENGINE_MS))
+  if (deps.cancel?.aborted === true) onCancel()
+  else deps.cancel?.addEventListener('abort', onCancel, { once: true })
+  const cancelled = (): boolean => deps.cancel?.aborted === true
+  /** The engine's answer, or what it did instead (an error, no answer within the cancel's second). */
+  const ask = async <T>(what: (signal: AbortSignal) => Promise<T>): Promise<T | { failed: string }> => {
+    try {
+      return await what(hurry.signal)
+    } catch (e) {
+      if (hurry.signal.aborted) return { failed: 'did not answer within a second of the cancel' }
+      if (e instanceof EngineError) return { failed: e.message }
+      return { failed: `could not be reached (${(e as Error).message})` }
+    }
+  }
+  const failed = (v: unknown): v is { failed: string } => typeof v === 'object' && v !== null && 'failed' in v
+  const base = { pid: 0, scope: 'tree' as const, container: state.container }
+  const unstopped = (engineSaid: string, pids: number[], survivors: number[]): JobEnd => ({
+    record: {
+      ...base,
+      pids,
+      outcome: 'survived',
+      survivors,
+      engine: engineSaid,
+      ...(cancelled() ? { cancelled: true } : {}),
+      gpu: { kind: 'unavailable', why: 'not asked' }
+    },
+    clean: false,
+    logTail: lastLines(state),
+    logFile: state.logFile
+  })
   try {
-    const before = await engine.inspect(state.container)
-    const base = { pid: before?.pid ?? 0, scope: 'tree' as const, container: state.container }
+    const before = await ask((signal) => engine.inspect(state.container, { signal }))
+    if (failed(before)) return unstopped(before.failed, [], [])
     if (before === undefined || !before.running)
-      return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true }
-    const pids = await engine.pids(state.container)
+      return {
+        record: { ...base, pid: before?.pid ?? 0, pids: [], outcome: 'not-running', gpu: { kind: 'none' } },
+        clean: true
+      }
+    base.pid = before.pid
+    const listed = await ask((signal) => engine.pids(state.container, { signal }))
+    const pids = failed(listed) ? [] : listed
     const tracked = new Map(pids.map((p) => [p, procStat(p)?.startTicks]))
     const alive = (): number[] =>
       [...tracked]
@@ -305,34 +349,43 @@ export async function stopContainerAtJobEnd(state: Omit<ContainerEndState, 'kind
           return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks
         })
         .map(([p]) => p)
-    const gpuBefore = deps.gpu ? await deps.gpu() : undefined
+    const gpuBefore = deps.gpu && !cancelled() ? await deps.gpu() : undefined
     const family = new Set(pids)
     const atStart = gpuBefore?.kind === 'available' ? memoryHeldBy(gpuBefore, family) : undefined
 
     const termAt = clock.now()
     const seconds = (): number => Math.round((clock.now() - termAt) / 100) / 10
-    const cancelled = (): boolean => deps.cancel?.aborted === true
     // cancelled before or during the stop: `docker stop -t 0`, since the engine goes on with the first stop whether
     // or not its caller waits
     let killedAtOnce = cancelled()
-    if (!killedAtOnce)
-      try {
-        await engine.stop(state.container, state.timeoutMs / 1000, { signal: deps.cancel })
-      } catch (e) {
-        if (!cancelled()) throw e
-        killedAtOnce = true
-      }
-    if (killedAtOnce) await engine.stop(state.container, 0)
+    let refused: string | undefined
+    if (!killedAtOnce) {
+      const stopping = await ask((signal) =>
+        engine.stop(state.container, state.timeoutMs / 1000, {
+          signal: deps.cancel === undefined ? signal : AbortSignal.any([signal, deps.cancel])
+        })
+      )
+      if (cancelled()) killedAtOnce = true
+      else if (failed(stopping)) refused = stopping.failed
+      else refused = stopping
+    }
+    if (killedAtOnce) {
+      const killing = await ask((signal) => engine.stop(state.container, 0, { signal, timeoutMs: 15_000 }))
+      refused = failed(killing) ? killing.failed : killing
+    }
+    if (refused !== undefined) return unstopped(refused, pids, alive())
     // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
     // cancelled stop waits a second for them, as for SIGKILL'd processes)
     for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++) await clock.sleep(POLL_MS)
     const secondsToExit = seconds()
-    let after = await engine.inspect(state.container)
+    const inspected = await ask((signal) => engine.inspect(state.container, { signal }))
+    let after = failed(inspected) ? undefined : inspected
     const exitCode = after?.exitCode
     // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
     for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
       await clock.sleep(POLL_MS)
-      after = await engine.inspect(state.container)
+      const again = await ask((signal) => engine.inspect(state.container, { signal }))
+      after = failed(again) ? undefined : again
     }
     const survivors = alive()
     const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137
@@ -350,6 +403,8 @@ export async function stopContainerAtJobEnd(state: Omit<ContainerEndState, 'kind
     const clean = record.outcome === 'exited' && !killed && record.gpu.kind !== 'held'
     return { record, clean, logTail: clean ? undefined : lastLines(state), logFile: state.logFile }
   } finally {
+    clearTimeout(timer)
+    deps.cancel?.removeEventListener('abort', onCancel)
     engine.close()
   }
 }

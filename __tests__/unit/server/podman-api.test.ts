@@ -140,7 +140,7 @@ describe("the Docker Engine API client, on Podman's compatible API", () => {
     try {
       expect(await client.inspect('srv')).toBeUndefined()
       // any other failure stays one
-      await expect(client.inspect('srv')).rejects.toThrow('inspect answered HTTP 500')
+      await expect(client.inspect('srv')).rejects.toThrow('answered its inspect with HTTP 500')
     } finally {
       client.close()
       await engine.close()

@@ -4,7 +4,7 @@
  */
 import { InputError } from '../../inputs/input-error.js'
 import { CONTAINER_FORM } from '../../inputs/parse.js'
-import { type ContainerState, DockerEngine, dockerSocket } from '../../server/docker.js'
+import { type ContainerState, DockerEngine, dockerSocket, EngineError } from '../../server/docker.js'
 import { startedOnClock, type WatchedContainer, watchContainer } from '../../server/container.js'
 import { procEnviron } from '../../server/proc.js'
 import { LogFollower } from '../../server/log-follower.js'
@@ -25,6 +25,8 @@ export function containerServer(server: Server, settings: Settings, deps: Deps):
   const socket = dockerSocket(deps.env)
   let engine: DockerEngine | undefined
   let initial: ContainerState | undefined
+  let before: ContainerState | undefined
+  let engineFault = false
   return {
     preflight: async () => {
       engine = new DockerEngine(socket)
@@ -35,8 +37,20 @@ export function containerServer(server: Server, settings: Settings, deps: Deps):
         engine.close()
         throw noEngine(socket, why)
       }
-      if (server.start !== undefined) return beforeStart(server, settings, deps)
-      initial = await engine.inspect(ref, call)
+      if (server.start !== undefined) {
+        // a container that holds the name already is another's, unless `start` starts it again
+        before = await engine.inspect(ref, call).catch(() => undefined)
+        return beforeStart(server, settings, deps)
+      }
+      try {
+        initial = await engine.inspect(ref, call)
+      } catch (e) {
+        if (!(e instanceof EngineError)) throw e
+        // the watch says so, with the wait's outcome and outputs, once the engine fails again
+        engineFault = true
+        deps.log(containerLines.engineFault(ref, engine.socketPath, e.message))
+        return undefined
+      }
       if (initial === undefined) {
         engine.close()
         throw new InputError('container', {
@@ -47,18 +61,25 @@ export function containerServer(server: Server, settings: Settings, deps: Deps):
       }
       return undefined
     },
-    launch: () => launched(server, settings, engine as DockerEngine, initial, deps),
+    launch: () => launched(server, settings, engine as DockerEngine, { initial, before, engineFault }, deps),
     abandon: () => engine?.close()
   }
+}
+
+interface Looked {
+  initial?: ContainerState
+  before?: ContainerState
+  engineFault: boolean
 }
 
 function launched(
   server: Server,
   settings: Settings,
   engine: DockerEngine,
-  initial: ContainerState | undefined,
+  looked: Looked,
   deps: Deps
 ): LaunchedServer {
+  const { initial } = looked
   const ref = server.container as string
   const logFile = server.logFile ?? newLogFile(deps.env)
   const containerLog = openServerLog(logFile)
@@ -72,23 +93,27 @@ function launched(
     engine,
     ref,
     initial,
+    before: looked.before,
+    startWallMs: deps.clock.wallMs(),
+    engineFault: looked.engineFault,
     starter,
     starterLog,
     log: containerLog,
     clock: deps.clock,
-    onHealth: (health) => deps.log(containerLines.health(ref, health))
+    onHealth: (health) => deps.log(containerLines.health(ref, health)),
+    onForeignPids: (s) => deps.log(containerLines.foreignPids(ref, s.pid))
   })
   if (starter !== undefined && starterLog !== undefined) deps.log(containerLines.started(starter.pid, starterLog))
   deps.log(containerLines.watching(ref, initial?.id, logFile))
   const facts: ServerFacts = {
-    pid: initial?.pid,
+    pid: initial !== undefined && container.pidsTrusted() ? initial.pid : undefined,
     logFile,
     container: initial?.id ?? ref,
     dockerSocket: engine.socketPath
   }
   void container.found.then((s) => {
     if (s === undefined) return
-    if (s.pid > 0) facts.pid = s.pid
+    if (s.pid > 0 && container.pidsTrusted()) facts.pid = s.pid
     facts.container = s.id
   })
   let log: LogFollower | undefined
@@ -113,8 +138,10 @@ function launched(
     afterWait: async (ready, readyAt) => {
       // found while `created` (no process yet), it has one now
       const now = container.state()
-      if (now !== undefined && now.pid > 0) facts.pid = now.pid
+      if (now !== undefined && now.pid > 0 && container.pidsTrusted()) facts.pid = now.pid
       if (now !== undefined) facts.container = now.id
+      // a refused `docker run` (the name another's): nothing of this run's to stop at the job end
+      if (container.neverCreated()) facts.container = undefined
       const started = startedOnClock(now, deps.clock)
       if (ready && started !== undefined) facts.startupMs = Math.max(0, readyAt - started)
       if (ready) facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => container.family(), deps)
@@ -149,11 +176,27 @@ function answeredBy(
             redirect
           ),
         elsewhere: (redirect) => containerLines.elsewhere(ref, redirect),
-        proxy: (o) => dockerProxyText(o, container.pid)
+        proxy: (o) => dockerProxyText(o, container.pid),
+        proxyForwardsHere: (command) => forwardsTo(command, container)
       },
       deps
     )
   }
+}
+
+/**
+ * Whether a docker-proxy (its command line) forwards to the container: to one of its addresses, or on this host's
+ * network to a port one of its processes listens on. A proxy to any other server is that server's.
+ */
+function forwardsTo(command: string, container: WatchedContainer): boolean {
+  const ip = /(?:^|\s)-container-ip\s+(\S+)/.exec(command)?.[1]
+  const port = Number(/(?:^|\s)-container-port\s+(\d+)/.exec(command)?.[1])
+  if (ip === undefined || !Number.isInteger(port) || port <= 0) return false
+  if (container.state()?.addresses.includes(ip) === true) return true
+  if (!/^(127\.|::1$|0\.0\.0\.0$|::$)/.test(ip)) return false
+  const owner = portOwner(port)
+  const family = container.family()
+  return owner.kind === 'listening' && owner.listeners.some((l) => l.holders.some((h) => family.has(h.pid)))
 }
 
 /**

@@ -20,6 +20,8 @@ export interface Watched {
   elsewhere(redirect: Redirect): string
   /** A debug line: only docker-proxy holds the port (a container's published port), taken as the server's. */
   proxy(o: Foreign): string
+  /** Whether a docker-proxy (its command line) forwards to the server; without it, any docker-proxy is taken. */
+  proxyForwardsHere?(command: string): boolean
 }
 
 /** The results, each ready one answered by someone other than `watched` made `wrong-server` (once per origin pair). */
@@ -64,7 +66,8 @@ function foreignAnswer(url: URL, answered: URL, watched: Watched, deps: Deps): H
   const o: Foreign = { kind: 'foreign', port, listeners: owner.listeners }
   const holders = o.listeners.flatMap((l) => l.holders)
   if (holders.length === 0) return undefined
-  if (holders.every((h) => isDockerProxy(h.command))) {
+  const forwards = watched.proxyForwardsHere ?? (() => true)
+  if (holders.every((h) => isDockerProxy(h.command) && forwards(h.command))) {
     deps.debug?.(watched.proxy(o))
     return undefined
   }
