@@ -18107,6 +18107,13 @@ function stopLines(r) {
                 : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
         });
     }
+    else if (r.engine !== undefined) {
+        const still = (r.survivors ?? []).length > 0 ? `; still running: ${pidList(r.survivors ?? [])}` : '';
+        lines.push({
+            level: 'warning',
+            text: `Could not stop the container ${r.container ?? ''}: its engine ${r.engine}${r.cancelled ? ' (the stop was cancelled)' : ''}${still}.`
+        });
+    }
     else {
         lines.push({
             level: 'warning',
@@ -18225,11 +18232,13 @@ function jobEndSummary(end, cancelledBy, member) {
                     ? `left alone: ${notOursText(r.pid, r.notOurs)}`
                     : r.outcome === 'not-running'
                         ? 'already gone'
-                        : r.outcome === 'survived'
-                            ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
-                            : end.clean
-                                ? '\u2705 stopped'
-                                : '\u26a0\ufe0f stopped, not cleanly'
+                        : r.engine !== undefined
+                            ? `\u26a0\ufe0f not stopped: its engine ${r.engine}`
+                            : r.outcome === 'survived'
+                                ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
+                                : end.clean
+                                    ? '\u2705 stopped'
+                                    : '\u26a0\ufe0f stopped, not cleanly'
         ]
     ];
     if (r.signal !== undefined)
@@ -18276,8 +18285,12 @@ const containerLines = {
     watching: (ref, id, logFile) => `Watching the container ${ref}${id === undefined || id.startsWith(ref) ? '' : ` (${id.slice(0, 12)})`}` +
         `${id === undefined ? ' once the engine has it' : ''}; its output, from the engine, goes to ${logFile}`,
     health: (ref, health) => `The container ${ref} is ${health} (its HEALTHCHECK)`,
+    engineFault: (ref, socket, why) => `The engine at ${text_printable(socket)} ${why}: the container ${ref} is read again once the wait begins`,
+    foreignPids: (ref, pid) => `The engine gives pid ${pid} for the container ${ref}, which here is no process of it: the engine runs in another ` +
+        'pid namespace (Docker in Docker). Its processes cannot be seen from here: an answer on a port a process here ' +
+        "holds is not taken as the container's, and its environment is the one it was created with",
     wrongServer: (ref, port, holders, redirect) => `${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${port} is answered by ${holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ')}, not by a ` +
-        `process of the container ${ref} nor a docker-proxy of its published port: another server holds the port, or ` +
+        `process of the container ${ref} nor a docker-proxy that forwards to it: another server holds the port, or ` +
         'the container listens elsewhere. Its answers say nothing about the server being waited for',
     /** A local endpoint redirected to another machine: not the container's answer. */
     elsewhere: (ref, redirect) => `${redirectText(redirect)}, which is not this machine: its answers say nothing about the container ${ref}. ` +
@@ -22738,6 +22751,9 @@ function followLog({ launched, profile, deps, waitStart }) {
 const REQUEST_MS = 5_000;
 /** An answer's body is read up to this much (an inspect is a few KB; `top` of a large container tens of KB). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** An engine's answer that cannot be used (an HTTP error, not JSON, not a container, too large, none in time). */
+class EngineError extends Error {
+}
 /** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
 function dockerSocket(env) {
     const host = env.DOCKER_HOST?.trim();
@@ -22778,8 +22794,20 @@ class DockerEngine {
         if (r.status === 404 || gone(r))
             return undefined;
         if (r.status !== 200)
-            throw new Error(`inspect answered HTTP ${r.status}`);
-        return containerState(JSON.parse(r.body));
+            throw new EngineError(`answered its inspect with HTTP ${r.status}${said(r.body)}`);
+        let parsed;
+        try {
+            parsed = JSON.parse(r.body);
+        }
+        catch {
+            throw new EngineError(`answered its inspect with something that is not JSON${said(r.body)}`);
+        }
+        if (typeof parsed !== 'object' ||
+            parsed === null ||
+            Array.isArray(parsed) ||
+            typeof parsed.Id !== 'string')
+            throw new EngineError(`answered its inspect with no container (${text_printable(r.body.slice(0, 40))})`);
+        return containerState(parsed);
     }
     /**
      * The host pids of the container's processes; empty once it is not running. Docker runs the host's `ps` with
@@ -22805,15 +22833,18 @@ class DockerEngine {
             return [];
         return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
     }
-    /** `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; true once it is not running. */
+    /**
+     * `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; undefined once it is not running,
+     * else what the engine answered instead (a socket proxy's 403).
+     */
     async stop(id, seconds, call = {}) {
         const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
-            ...call,
             // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
-            timeoutMs: seconds * 1000 + 15_000
+            timeoutMs: seconds * 1000 + 15_000,
+            ...call
         });
         // 304: it was not running
-        return r.status === 204 || r.status === 304;
+        return r.status === 204 || r.status === 304 ? undefined : `answered the stop with HTTP ${r.status}${said(r.body)}`;
     }
     /**
      * Follows the container's output from its start, handing each chunk to `out` (demultiplexed when it has no TTY).
@@ -22843,64 +22874,111 @@ class DockerEngine {
         void this.agent.close().catch(() => undefined);
     }
     async send(method, path, call) {
-        const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
+        const ms = call.timeoutMs ?? REQUEST_MS;
+        const timeout = AbortSignal.timeout(ms);
         const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
-        const { statusCode, headers, body } = await request(this.agent, { method, origin: 'http://docker', path, signal });
-        this.podman = headers['libpod-api-version'] !== undefined;
-        const chunks = [];
-        let size = 0;
-        for await (const chunk of body) {
-            size += chunk.length;
-            if (size > MAX_BODY_BYTES) {
-                body.destroy();
-                throw new Error(`the engine's answer to ${path} passed ${MAX_BODY_BYTES} bytes`);
+        try {
+            const { statusCode, headers, body } = await request(this.agent, { method, origin: 'http://docker', path, signal });
+            this.podman = headers['libpod-api-version'] !== undefined;
+            const chunks = [];
+            let size = 0;
+            for await (const chunk of body) {
+                size += chunk.length;
+                if (size > MAX_BODY_BYTES) {
+                    body.destroy();
+                    throw new EngineError(`answered ${method} ${path.split('?')[0]} with more than ${MAX_BODY_BYTES} bytes`);
+                }
+                chunks.push(chunk);
             }
-            chunks.push(chunk);
+            return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
         }
-        return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
+        catch (e) {
+            if (e instanceof EngineError || call.signal?.aborted === true)
+                throw e;
+            if (timeout.aborted)
+                throw new EngineError(`did not answer ${method} ${path.split('?')[0]} within ${ms / 1000} s`);
+            throw e;
+        }
     }
 }
+/** Every field read as the type it must have: an engine's answer of another shape gives the neutral value. */
 function containerState(c) {
-    const s = c.State ?? {};
-    const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
-    const checks = s.Health?.Log ?? [];
+    const s = object(c.State);
+    const text = (v) => (typeof v === 'string' ? v : undefined);
+    const whole = (v) => (Number.isSafeInteger(v) ? v : undefined);
+    const time = (v) => {
+        const at = typeof v === 'string' ? Date.parse(v) : NaN;
+        // the engine's zero time (0001-01-01) for a container that never started
+        return Number.isFinite(at) && at > 0 ? at : undefined;
+    };
+    const checks = object(s.Health).Log;
+    const last = Array.isArray(checks) ? object(checks.at(-1)) : {};
     // no HEALTHCHECK: Docker has no Health (or `none`), Podman a Health whose Status is ""
-    const health = s.Health?.Status;
+    const health = text(object(s.Health).Status);
+    const env = object(c.Config).Env;
+    const net = object(c.NetworkSettings);
+    const addresses = [net.IPAddress, ...Object.values(object(net.Networks)).map((n) => object(n).IPAddress)];
     return {
         id: c.Id ?? '',
-        name: (c.Name ?? '').replace(/^\//, ''),
+        name: (text(c.Name) ?? '').replace(/^\//, ''),
         running: s.Running === true,
-        status: s.Status ?? 'unknown',
-        pid: s.Pid ?? 0,
-        exitCode: s.ExitCode ?? 0,
+        status: text(s.Status) ?? 'unknown',
+        pid: Math.max(0, whole(s.Pid) ?? 0),
+        exitCode: whole(s.ExitCode) ?? 0,
         oomKilled: s.OOMKilled === true,
-        error: s.Error ?? '',
-        // the engine's zero time (0001-01-01) for a container that never started
-        startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
+        error: text(s.Error) ?? '',
+        startedAtMs: time(s.StartedAt),
         health: health === undefined || health === '' || health === 'none' ? undefined : health,
-        healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
-        tty: c.Config?.Tty === true,
-        env: c.Config?.Env ?? [],
-        autoRemove: c.HostConfig?.AutoRemove === true
+        healthLog: text(last.Output)?.trim().slice(0, 500),
+        tty: object(c.Config).Tty === true,
+        env: Array.isArray(env) ? env.filter((e) => typeof e === 'string') : [],
+        autoRemove: object(c.HostConfig).AutoRemove === true,
+        restartCount: Math.max(0, whole(c.RestartCount) ?? 0),
+        restarting: s.Restarting === true,
+        addresses: addresses.filter((a) => typeof a === 'string' && a !== ''),
+        createdAtMs: time(c.Created)
     };
+}
+const object = (v) => typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
+/** `: <the engine's message>` of an error answer, one printable line. */
+function said(body) {
+    let message = body;
+    try {
+        message = object(JSON.parse(body)).message ?? body;
+    }
+    catch {
+        // not JSON: the text as it came
+    }
+    const line = text_printable(String(message).trim().split('\n')[0] ?? '').slice(0, 200);
+    return line === '' ? '' : `: ${line}`;
 }
 /**
  * The logs of a container without a TTY: frames of an 8-byte header (stream, three zero bytes, the payload's length
  * big-endian) and the payload. Frames split across chunks are put back together.
  */
 function demultiplexer(out) {
-    let held = Buffer.alloc(0);
+    // a header split across chunks (at most 7 bytes held); a payload is handed on as it comes, whatever its
+    // header claims, so that a frame claiming gigabytes holds no memory
+    let header = Buffer.alloc(0);
+    let payloadLeft = 0;
     return (chunk) => {
-        held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
         let at = 0;
-        while (held.length - at >= 8) {
-            const size = held.readUInt32BE(at + 4);
-            if (held.length - at - 8 < size)
-                break;
-            out(held.subarray(at + 8, at + 8 + size));
-            at += 8 + size;
+        while (at < chunk.length) {
+            if (payloadLeft > 0) {
+                const part = chunk.subarray(at, at + payloadLeft);
+                out(part);
+                payloadLeft -= part.length;
+                at += part.length;
+                continue;
+            }
+            const need = 8 - header.length;
+            header = Buffer.concat([header, chunk.subarray(at, at + need)]);
+            at += Math.min(need, chunk.length - at);
+            if (header.length < 8)
+                return;
+            payloadLeft = header.readUInt32BE(4);
+            header = Buffer.alloc(0);
         }
-        held = held.subarray(at);
     };
 }
 /** Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and this cause. */
@@ -23166,10 +23244,15 @@ class LogFollower {
 
 
 
+
 /** How often the container's state is read: an exit is seen within this, plus one inspect (milliseconds). */
 const STATE_POLL_MS = 250;
 /** With `start`: how long after its process exits (`docker run -d` exits at once) the container may still appear. */
 const APPEAR_AFTER_START_MS = 5_000;
+/** An engine whose every answer fails this long (an HTTP error, not a container, none) cannot be watched through. */
+const ENGINE_FAULT_MS = 3_000;
+/** Restarts by its restart policy, seen restarting again, that make a restart loop. */
+const RESTART_LOOP = 3;
 /** Watches the container `ref`; see the module comment. */
 function watchContainer(o) {
     const { engine, clock } = o;
@@ -23191,22 +23274,55 @@ function watchContainer(o) {
     const starterFailed = () => starterExit !== undefined && !/code 0\b/.test(starterExit);
     /** `exited with code 125<when>: <its last line>` */
     const starterSaid = (when = '') => {
-        const last = o.starterLog === undefined ? undefined : new LogFollower(o.starterLog, 1).tail()?.at(-1);
+        // the client's error line, not the usage hint after it (`See 'docker run --help'.`)
+        const lines = o.starterLog === undefined ? [] : (new LogFollower(o.starterLog, 5).tail() ?? []);
+        const last = [...lines].reverse().find((l) => /\berror\b/i.test(l.text)) ?? lines.at(-1);
         return `${(starterExit ?? '').replace(/ \(.*\)$/, '')}${when}${last === undefined ? '' : `: ${last.text}`}`;
+    };
+    let faultSince = o.engineFault === true ? -Infinity : undefined;
+    /** The engine's answer, or undefined when it knows no such container; ends the watch once it has failed too long. */
+    const read = async () => {
+        try {
+            const now = await engine.inspect(o.ref, { signal });
+            faultSince = undefined;
+            return now;
+        }
+        catch (e) {
+            if (signal.aborted)
+                return 'unreadable';
+            faultSince ??= clock.now();
+            // one failed answer says nothing of the container; an engine that keeps failing cannot tell an exit
+            if (clock.now() - faultSince >= ENGINE_FAULT_MS || !(e instanceof EngineError))
+                end(`cannot be watched: the engine at ${engine.socketPath} ${e instanceof EngineError ? e.message : String(e)}`);
+            return 'unreadable';
+        }
+    };
+    let neverCreated = false;
+    /** Another's container by that name: the one there before `start`, or one created before it ran. */
+    const anothers = (s) => {
+        const startWall = o.startWallMs ?? -Infinity;
+        // `docker start` of one created earlier (also attached, never exiting): started since `start` ran
+        if (o.before !== undefined && s.id === o.before.id)
+            return starterFailed() || !((s.startedAtMs ?? -Infinity) >= startWall);
+        return s.createdAtMs !== undefined && s.createdAtMs < startWall - 1_000;
     };
     const find = async () => {
         if (state !== undefined)
             return state;
         let starterGoneAt;
-        while (!signal.aborted) {
-            const found = await engine.inspect(o.ref, { signal }).catch(() => undefined);
-            if (found !== undefined)
+        while (!signal.aborted && !ended) {
+            const found = await read();
+            if (found !== undefined && found !== 'unreadable' && !(o.starter !== undefined && anothers(found)))
                 return (state = found);
             if (starterExit !== undefined) {
                 starterGoneAt ??= clock.now();
                 // `docker run` that failed (no such image, a name in use) never creates it
                 if (starterFailed() || clock.now() - starterGoneAt > APPEAR_AFTER_START_MS) {
-                    end(`was never created: "start" ${starterSaid(' first')}`);
+                    neverCreated = true;
+                    const held = found !== undefined && found !== 'unreadable'
+                        ? ` (the container ${o.ref} there, ${found.id.slice(0, 12)}, is not this run's: left alone)`
+                        : '';
+                    end(`was never created: "start" ${starterSaid(' first')}${held}`);
                     return undefined;
                 }
             }
@@ -23230,14 +23346,38 @@ function watchContainer(o) {
         : s.oomKilled
             ? `was killed for lack of memory (OOMKilled, exit code ${s.exitCode})`
             : `exited with code ${s.exitCode}${s.error ? ` (the engine: ${s.error})` : ''}`;
-    let health = state?.health;
+    // read from the first look on: a container already unhealthy when the wait begins ends it at once
+    let health;
     let lastTop = -Infinity;
+    let restarts;
+    let restarting = false;
+    let exitSeen = false;
+    const exits = [];
+    /** A restart loop: restarted by its policy again and again, the exit codes seen between. */
+    const restartLoop = (now) => {
+        const rose = restarts !== undefined && now.restartCount > restarts;
+        // each exit once: seen while the engine waits to restart it, or only by the count that rose since
+        if (now.restarting && !restarting)
+            exits.push(now.exitCode);
+        else if (rose && !exitSeen && now.exitCode !== 0)
+            exits.push(now.exitCode);
+        exitSeen = now.restarting || (exitSeen && !rose);
+        restarting = now.restarting;
+        restarts = now.restartCount;
+        if ((!rose && !now.restarting) || now.restartCount < RESTART_LOOP)
+            return undefined;
+        const codes = exits.length === 0 ? '' : `; exit code${exits.length === 1 ? '' : 's'} seen: ${exits.slice(-10).join(', ')}`;
+        return `is in a restart loop: the engine has restarted it ${now.restartCount} times (its restart policy)${codes}`;
+    };
     /** Why the watch ends with the container in this state (it exited, it is unhealthy); undefined while it serves. */
     const ending = (now) => {
         // `created` and no more: not started yet, unless the runtime failed to start it (an error, an exit code)
         const neverStarted = now.status === 'created' && now.error === '' && now.exitCode === 0;
         if (!now.running && !neverStarted)
             return why(now);
+        const loop = restartLoop(now);
+        if (loop !== undefined)
+            return loop;
         // Podman leaves one its runtime could not start `created`, with exit code 0 and no error: the client that
         // was to start it (`podman run` in `start`) failing says it never will be
         if (neverStarted && starterFailed())
@@ -23252,7 +23392,7 @@ function watchContainer(o) {
     };
     /** Reads the state once: false once the watch has ended. */
     const check = async () => {
-        const now = await engine.inspect(o.ref, { signal }).catch(() => 'unreadable');
+        const now = await read();
         if (signal.aborted || ended)
             return false;
         // an engine that does not answer this once says nothing of the container: read again
@@ -23265,8 +23405,10 @@ function watchContainer(o) {
         }
         if (clock.now() - lastTop >= 1_000) {
             lastTop = clock.now();
+            // only the pids this machine shows in the container (another pid namespace's are strangers' here)
             for (const p of await engine.pids(o.ref, { signal }).catch(() => []))
-                topPids.add(p);
+                if (inContainer(p, state?.id ?? '') === 'yes')
+                    topPids.add(p);
         }
         return true;
     };
@@ -23296,6 +23438,20 @@ function watchContainer(o) {
             await clock.sleep(STATE_POLL_MS, signal);
         }
     };
+    let toldForeign = false;
+    /** Whether the main pid the engine gives is, on this machine, a process of the container. */
+    function pidsTrusted() {
+        if (state === undefined || state.pid <= 0)
+            return true;
+        // a main process gone since the last look is no stranger: it has no processes here to count either way
+        if (inContainer(state.pid, state.id) !== 'no')
+            return true;
+        if (!toldForeign) {
+            toldForeign = true;
+            o.onForeignPids?.(state);
+        }
+        return false;
+    }
     const found = (async () => {
         const s = await find();
         if (s === undefined || signal.aborted)
@@ -23313,15 +23469,17 @@ function watchContainer(o) {
         exited,
         state: () => state,
         found,
+        neverCreated: () => neverCreated,
+        pidsTrusted,
         family: () => {
-            const main = state?.pid ?? 0;
+            const main = pidsTrusted() ? (state?.pid ?? 0) : 0;
             return new Set([...(main > 0 ? processTree('/proc', main) : []), ...topPids]);
         },
         // the serving process's own environment where /proc shows it, else the one the container was created with
         environ: () => {
             if (state === undefined)
                 return undefined;
-            return (state.pid > 0 ? procEnviron(state.pid) : undefined) ?? environment(state.env);
+            return (state.pid > 0 && pidsTrusted() ? procEnviron(state.pid) : undefined) ?? environment(state.env);
         },
         release: () => {
             stopped.abort();
@@ -23330,6 +23488,19 @@ function watchContainer(o) {
             closeLog();
         }
     };
+}
+/**
+ * Whether `pid` is, on this machine, a process of the container `id`: its cgroup names the container (Docker's
+ * `docker-<id>.scope` or `/docker/<id>`, Podman's `libpod-<id>`); `gone` where no such process is left. An engine
+ * in another pid namespace (Docker in Docker) gives pids that here are other processes, or none.
+ */
+function inContainer(pid, id) {
+    try {
+        return id.length >= 12 && (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/cgroup`, 'utf8').includes(id) ? 'yes' : 'no';
+    }
+    catch (e) {
+        return e.code === 'ENOENT' ? 'gone' : 'no';
+    }
 }
 /** The container's start on the clock's scale, from the engine's wall-clock StartedAt. */
 const startedOnClock = (s, clock) => s?.startedAtMs === undefined ? undefined : clock.now() - Math.max(0, clock.wallMs() - s.startedAtMs);
@@ -23865,7 +24036,8 @@ function foreignAnswer(url, answered, watched, deps) {
     const holders = o.listeners.flatMap((l) => l.holders);
     if (holders.length === 0)
         return undefined;
-    if (holders.every((h) => isDockerProxy(h.command))) {
+    const forwards = watched.proxyForwardsHere ?? (() => true);
+    if (holders.every((h) => isDockerProxy(h.command) && forwards(h.command))) {
         deps.debug?.(watched.proxy(o));
         return undefined;
     }
@@ -24070,6 +24242,8 @@ function containerServer(server, settings, deps) {
     const socket = dockerSocket(deps.env);
     let engine;
     let initial;
+    let before;
+    let engineFault = false;
     return {
         preflight: async () => {
             engine = new DockerEngine(socket);
@@ -24080,9 +24254,22 @@ function containerServer(server, settings, deps) {
                 engine.close();
                 throw noEngine(socket, why);
             }
-            if (server.start !== undefined)
+            if (server.start !== undefined) {
+                // a container that holds the name already is another's, unless `start` starts it again
+                before = await engine.inspect(ref, call).catch(() => undefined);
                 return beforeStart(server, settings, deps);
-            initial = await engine.inspect(ref, call);
+            }
+            try {
+                initial = await engine.inspect(ref, call);
+            }
+            catch (e) {
+                if (!(e instanceof EngineError))
+                    throw e;
+                // the watch says so, with the wait's outcome and outputs, once the engine fails again
+                engineFault = true;
+                deps.log(containerLines.engineFault(ref, engine.socketPath, e.message));
+                return undefined;
+            }
             if (initial === undefined) {
                 engine.close();
                 throw new InputError('container', {
@@ -24093,11 +24280,12 @@ function containerServer(server, settings, deps) {
             }
             return undefined;
         },
-        launch: () => container_launched(server, settings, engine, initial, deps),
+        launch: () => container_launched(server, settings, engine, { initial, before, engineFault }, deps),
         abandon: () => engine?.close()
     };
 }
-function container_launched(server, settings, engine, initial, deps) {
+function container_launched(server, settings, engine, looked, deps) {
+    const { initial } = looked;
     const ref = server.container;
     const logFile = server.logFile ?? newLogFile(deps.env);
     const containerLog = openServerLog(logFile);
@@ -24110,17 +24298,21 @@ function container_launched(server, settings, engine, initial, deps) {
         engine,
         ref,
         initial,
+        before: looked.before,
+        startWallMs: deps.clock.wallMs(),
+        engineFault: looked.engineFault,
         starter,
         starterLog,
         log: containerLog,
         clock: deps.clock,
-        onHealth: (health) => deps.log(containerLines.health(ref, health))
+        onHealth: (health) => deps.log(containerLines.health(ref, health)),
+        onForeignPids: (s) => deps.log(containerLines.foreignPids(ref, s.pid))
     });
     if (starter !== undefined && starterLog !== undefined)
         deps.log(containerLines.started(starter.pid, starterLog));
     deps.log(containerLines.watching(ref, initial?.id, logFile));
     const facts = {
-        pid: initial?.pid,
+        pid: initial !== undefined && container.pidsTrusted() ? initial.pid : undefined,
         logFile,
         container: initial?.id ?? ref,
         dockerSocket: engine.socketPath
@@ -24128,7 +24320,7 @@ function container_launched(server, settings, engine, initial, deps) {
     void container.found.then((s) => {
         if (s === undefined)
             return;
-        if (s.pid > 0)
+        if (s.pid > 0 && container.pidsTrusted())
             facts.pid = s.pid;
         facts.container = s.id;
     });
@@ -24154,10 +24346,13 @@ function container_launched(server, settings, engine, initial, deps) {
         afterWait: async (ready, readyAt) => {
             // found while `created` (no process yet), it has one now
             const now = container.state();
-            if (now !== undefined && now.pid > 0)
+            if (now !== undefined && now.pid > 0 && container.pidsTrusted())
                 facts.pid = now.pid;
             if (now !== undefined)
                 facts.container = now.id;
+            // a refused `docker run` (the name another's): nothing of this run's to stop at the job end
+            if (container.neverCreated())
+                facts.container = undefined;
             const started = startedOnClock(now, deps.clock);
             if (ready && started !== undefined)
                 facts.startupMs = Math.max(0, readyAt - started);
@@ -24183,9 +24378,27 @@ function answeredBy(settings, container, ref, deps) {
             family: () => container.family(),
             foreign: (o, redirect) => containerLines.wrongServer(ref, o.port, o.listeners.flatMap((l) => l.holders), redirect),
             elsewhere: (redirect) => containerLines.elsewhere(ref, redirect),
-            proxy: (o) => dockerProxyText(o, container.pid)
+            proxy: (o) => dockerProxyText(o, container.pid),
+            proxyForwardsHere: (command) => forwardsTo(command, container)
         }, deps);
     };
+}
+/**
+ * Whether a docker-proxy (its command line) forwards to the container: to one of its addresses, or on this host's
+ * network to a port one of its processes listens on. A proxy to any other server is that server's.
+ */
+function forwardsTo(command, container) {
+    const ip = /(?:^|\s)-container-ip\s+(\S+)/.exec(command)?.[1];
+    const port = Number(/(?:^|\s)-container-port\s+(\d+)/.exec(command)?.[1]);
+    if (ip === undefined || !Number.isInteger(port) || port <= 0)
+        return false;
+    if (container.state()?.addresses.includes(ip) === true)
+        return true;
+    if (!/^(127\.|::1$|0\.0\.0\.0$|::$)/.test(ip))
+        return false;
+    const owner = portOwner(port);
+    const family = container.family();
+    return owner.kind === 'listening' && owner.listeners.some((l) => l.holders.some((h) => family.has(h.pid)));
 }
 /**
  * `env-report` of the container's process listening on the URL's port where that is not its main one (`sh -c`, an
@@ -24231,6 +24444,8 @@ const noEngine = (socket, why) => new InputError('container', {
 
 
 const POLL_MS = 100;
+/** A cancelled container stop: how long the engine's requests may take from the cancel on (all of them together). */
+const CANCELLED_ENGINE_MS = 800;
 /** Stops the server `pid` and its processes; see the module comment. */
 async function stopServer(options, deps) {
     const { clock } = deps;
@@ -24408,17 +24623,63 @@ async function stopAtJobEnd(state, deps) {
 }
 /**
  * Stops a container with `docker stop` semantics (the image's stop signal, then SIGKILL after the timeout), then
- * waits for its processes and their GPU memory as for a process. Never throws for one already gone.
+ * waits for its processes and their GPU memory as for a process. Never throws for one already gone, nor for an
+ * engine that refuses or fails (the record says what it answered); a cancel ends it within a second, whatever the
+ * engine does.
  */
 async function stopContainerAtJobEnd(state, deps) {
     const { clock } = deps;
     const engine = new DockerEngine(state.socket);
+    // after a cancel, every request of the engine's has what is left of a second
+    const hurry = new AbortController();
+    let timer;
+    const onCancel = () => void (timer = setTimeout(() => hurry.abort(), CANCELLED_ENGINE_MS));
+    if (deps.cancel?.aborted === true)
+        onCancel();
+    else
+        deps.cancel?.addEventListener('abort', onCancel, { once: true });
+    const cancelled = () => deps.cancel?.aborted === true;
+    /** The engine's answer, or what it did instead (an error, no answer within the cancel's second). */
+    const ask = async (what) => {
+        try {
+            return await what(hurry.signal);
+        }
+        catch (e) {
+            if (hurry.signal.aborted)
+                return { failed: 'did not answer within a second of the cancel' };
+            if (e instanceof EngineError)
+                return { failed: e.message };
+            return { failed: `could not be reached (${e.message})` };
+        }
+    };
+    const failed = (v) => typeof v === 'object' && v !== null && 'failed' in v;
+    const base = { pid: 0, scope: 'tree', container: state.container };
+    const unstopped = (engineSaid, pids, survivors) => ({
+        record: {
+            ...base,
+            pids,
+            outcome: 'survived',
+            survivors,
+            engine: engineSaid,
+            ...(cancelled() ? { cancelled: true } : {}),
+            gpu: { kind: 'unavailable', why: 'not asked' }
+        },
+        clean: false,
+        logTail: lastLines(state),
+        logFile: state.logFile
+    });
     try {
-        const before = await engine.inspect(state.container);
-        const base = { pid: before?.pid ?? 0, scope: 'tree', container: state.container };
+        const before = await ask((signal) => engine.inspect(state.container, { signal }));
+        if (failed(before))
+            return unstopped(before.failed, [], []);
         if (before === undefined || !before.running)
-            return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true };
-        const pids = await engine.pids(state.container);
+            return {
+                record: { ...base, pid: before?.pid ?? 0, pids: [], outcome: 'not-running', gpu: { kind: 'none' } },
+                clean: true
+            };
+        base.pid = before.pid;
+        const listed = await ask((signal) => engine.pids(state.container, { signal }));
+        const pids = failed(listed) ? [] : listed;
         const tracked = new Map(pids.map((p) => [p, procStat(p)?.startTicks]));
         const alive = () => [...tracked]
             .filter(([p, ticks]) => {
@@ -24426,37 +24687,45 @@ async function stopContainerAtJobEnd(state, deps) {
             return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks;
         })
             .map(([p]) => p);
-        const gpuBefore = deps.gpu ? await deps.gpu() : undefined;
+        const gpuBefore = deps.gpu && !cancelled() ? await deps.gpu() : undefined;
         const family = new Set(pids);
         const atStart = gpuBefore?.kind === 'available' ? memoryHeldBy(gpuBefore, family) : undefined;
         const termAt = clock.now();
         const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-        const cancelled = () => deps.cancel?.aborted === true;
         // cancelled before or during the stop: `docker stop -t 0`, since the engine goes on with the first stop whether
         // or not its caller waits
         let killedAtOnce = cancelled();
-        if (!killedAtOnce)
-            try {
-                await engine.stop(state.container, state.timeoutMs / 1000, { signal: deps.cancel });
-            }
-            catch (e) {
-                if (!cancelled())
-                    throw e;
+        let refused;
+        if (!killedAtOnce) {
+            const stopping = await ask((signal) => engine.stop(state.container, state.timeoutMs / 1000, {
+                signal: deps.cancel === undefined ? signal : AbortSignal.any([signal, deps.cancel])
+            }));
+            if (cancelled())
                 killedAtOnce = true;
-            }
-        if (killedAtOnce)
-            await engine.stop(state.container, 0);
+            else if (failed(stopping))
+                refused = stopping.failed;
+            else
+                refused = stopping;
+        }
+        if (killedAtOnce) {
+            const killing = await ask((signal) => engine.stop(state.container, 0, { signal, timeoutMs: 15_000 }));
+            refused = failed(killing) ? killing.failed : killing;
+        }
+        if (refused !== undefined)
+            return unstopped(refused, pids, alive());
         // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
         // cancelled stop waits a second for them, as for SIGKILL'd processes)
         for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++)
             await clock.sleep(POLL_MS);
         const secondsToExit = seconds();
-        let after = await engine.inspect(state.container);
+        const inspected = await ask((signal) => engine.inspect(state.container, { signal }));
+        let after = failed(inspected) ? undefined : inspected;
         const exitCode = after?.exitCode;
         // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
         for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
             await clock.sleep(POLL_MS);
-            after = await engine.inspect(state.container);
+            const again = await ask((signal) => engine.inspect(state.container, { signal }));
+            after = failed(again) ? undefined : again;
         }
         const survivors = alive();
         const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
@@ -24475,6 +24744,8 @@ async function stopContainerAtJobEnd(state, deps) {
         return { record, clean, logTail: clean ? undefined : lastLines(state), logFile: state.logFile };
     }
     finally {
+        clearTimeout(timer);
+        deps.cancel?.removeEventListener('abort', onCancel);
         engine.close();
     }
 }

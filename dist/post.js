@@ -16861,6 +16861,13 @@ function stopLines(r) {
                 : `Stopped ${what}: SIGTERM, gone after ${s1(r.secondsToExit ?? 0)}${how}.`
         });
     }
+    else if (r.engine !== undefined) {
+        const still = (r.survivors ?? []).length > 0 ? `; still running: ${pidList(r.survivors ?? [])}` : '';
+        lines.push({
+            level: 'warning',
+            text: `Could not stop the container ${r.container ?? ''}: its engine ${r.engine}${r.cancelled ? ' (the stop was cancelled)' : ''}${still}.`
+        });
+    }
     else {
         lines.push({
             level: 'warning',
@@ -16979,11 +16986,13 @@ function jobEndSummary(end, cancelledBy, member) {
                     ? `left alone: ${notOursText(r.pid, r.notOurs)}`
                     : r.outcome === 'not-running'
                         ? 'already gone'
-                        : r.outcome === 'survived'
-                            ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
-                            : end.clean
-                                ? '\u2705 stopped'
-                                : '\u26a0\ufe0f stopped, not cleanly'
+                        : r.engine !== undefined
+                            ? `\u26a0\ufe0f not stopped: its engine ${r.engine}`
+                            : r.outcome === 'survived'
+                                ? `\u26a0\ufe0f still running after SIGKILL: pid ${(r.survivors ?? []).join(', ')}`
+                                : end.clean
+                                    ? '\u2705 stopped'
+                                    : '\u26a0\ufe0f stopped, not cleanly'
         ]
     ];
     if (r.signal !== undefined)
@@ -17030,8 +17039,12 @@ const containerLines = {
     watching: (ref, id, logFile) => `Watching the container ${ref}${id === undefined || id.startsWith(ref) ? '' : ` (${id.slice(0, 12)})`}` +
         `${id === undefined ? ' once the engine has it' : ''}; its output, from the engine, goes to ${logFile}`,
     health: (ref, health) => `The container ${ref} is ${health} (its HEALTHCHECK)`,
+    engineFault: (ref, socket, why) => `The engine at ${text_printable(socket)} ${why}: the container ${ref} is read again once the wait begins`,
+    foreignPids: (ref, pid) => `The engine gives pid ${pid} for the container ${ref}, which here is no process of it: the engine runs in another ` +
+        'pid namespace (Docker in Docker). Its processes cannot be seen from here: an answer on a port a process here ' +
+        "holds is not taken as the container's, and its environment is the one it was created with",
     wrongServer: (ref, port, holders, redirect) => `${redirect === undefined ? '' : `${redirectText(redirect)}: `}Port ${port} is answered by ${holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ')}, not by a ` +
-        `process of the container ${ref} nor a docker-proxy of its published port: another server holds the port, or ` +
+        `process of the container ${ref} nor a docker-proxy that forwards to it: another server holds the port, or ` +
         'the container listens elsewhere. Its answers say nothing about the server being waited for',
     /** A local endpoint redirected to another machine: not the container's answer. */
     elsewhere: (ref, redirect) => `${redirectText(redirect)}, which is not this machine: its answers say nothing about the container ${ref}. ` +
@@ -19835,6 +19848,9 @@ const port_owner_isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(co
 const REQUEST_MS = 5_000;
 /** An answer's body is read up to this much (an inspect is a few KB; `top` of a large container tens of KB). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** An engine's answer that cannot be used (an HTTP error, not JSON, not a container, too large, none in time). */
+class EngineError extends Error {
+}
 /** The engine's socket from DOCKER_HOST (`unix://` only: a TCP engine would be another host's), else the default. */
 function dockerSocket(env) {
     const host = env.DOCKER_HOST?.trim();
@@ -19875,8 +19891,20 @@ class DockerEngine {
         if (r.status === 404 || gone(r))
             return undefined;
         if (r.status !== 200)
-            throw new Error(`inspect answered HTTP ${r.status}`);
-        return containerState(JSON.parse(r.body));
+            throw new EngineError(`answered its inspect with HTTP ${r.status}${said(r.body)}`);
+        let parsed;
+        try {
+            parsed = JSON.parse(r.body);
+        }
+        catch {
+            throw new EngineError(`answered its inspect with something that is not JSON${said(r.body)}`);
+        }
+        if (typeof parsed !== 'object' ||
+            parsed === null ||
+            Array.isArray(parsed) ||
+            typeof parsed.Id !== 'string')
+            throw new EngineError(`answered its inspect with no container (${text_printable(r.body.slice(0, 40))})`);
+        return containerState(parsed);
     }
     /**
      * The host pids of the container's processes; empty once it is not running. Docker runs the host's `ps` with
@@ -19902,15 +19930,18 @@ class DockerEngine {
             return [];
         return (top.Processes ?? []).map((p) => Number(p[column])).filter((p) => Number.isInteger(p) && p > 0);
     }
-    /** `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; true once it is not running. */
+    /**
+     * `docker stop`: SIGTERM (or the image's StopSignal), SIGKILL after `seconds`; undefined once it is not running,
+     * else what the engine answered instead (a socket proxy's 403).
+     */
     async stop(id, seconds, call = {}) {
         const r = await this.send('POST', `/containers/${encodeURIComponent(id)}/stop?t=${Math.ceil(seconds)}`, {
-            ...call,
             // the engine answers once the container has stopped: up to `seconds`, and the SIGKILL after
-            timeoutMs: seconds * 1000 + 15_000
+            timeoutMs: seconds * 1000 + 15_000,
+            ...call
         });
         // 304: it was not running
-        return r.status === 204 || r.status === 304;
+        return r.status === 204 || r.status === 304 ? undefined : `answered the stop with HTTP ${r.status}${said(r.body)}`;
     }
     /**
      * Follows the container's output from its start, handing each chunk to `out` (demultiplexed when it has no TTY).
@@ -19940,64 +19971,111 @@ class DockerEngine {
         void this.agent.close().catch(() => undefined);
     }
     async send(method, path, call) {
-        const timeout = AbortSignal.timeout(call.timeoutMs ?? REQUEST_MS);
+        const ms = call.timeoutMs ?? REQUEST_MS;
+        const timeout = AbortSignal.timeout(ms);
         const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
-        const { statusCode, headers, body } = await undici_parts_request(this.agent, { method, origin: 'http://docker', path, signal });
-        this.podman = headers['libpod-api-version'] !== undefined;
-        const chunks = [];
-        let size = 0;
-        for await (const chunk of body) {
-            size += chunk.length;
-            if (size > MAX_BODY_BYTES) {
-                body.destroy();
-                throw new Error(`the engine's answer to ${path} passed ${MAX_BODY_BYTES} bytes`);
+        try {
+            const { statusCode, headers, body } = await undici_parts_request(this.agent, { method, origin: 'http://docker', path, signal });
+            this.podman = headers['libpod-api-version'] !== undefined;
+            const chunks = [];
+            let size = 0;
+            for await (const chunk of body) {
+                size += chunk.length;
+                if (size > MAX_BODY_BYTES) {
+                    body.destroy();
+                    throw new EngineError(`answered ${method} ${path.split('?')[0]} with more than ${MAX_BODY_BYTES} bytes`);
+                }
+                chunks.push(chunk);
             }
-            chunks.push(chunk);
+            return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
         }
-        return { status: statusCode, body: Buffer.concat(chunks).toString('utf8') };
+        catch (e) {
+            if (e instanceof EngineError || call.signal?.aborted === true)
+                throw e;
+            if (timeout.aborted)
+                throw new EngineError(`did not answer ${method} ${path.split('?')[0]} within ${ms / 1000} s`);
+            throw e;
+        }
     }
 }
+/** Every field read as the type it must have: an engine's answer of another shape gives the neutral value. */
 function containerState(c) {
-    const s = c.State ?? {};
-    const started = s.StartedAt === undefined ? NaN : Date.parse(s.StartedAt);
-    const checks = s.Health?.Log ?? [];
+    const s = object(c.State);
+    const text = (v) => (typeof v === 'string' ? v : undefined);
+    const whole = (v) => (Number.isSafeInteger(v) ? v : undefined);
+    const time = (v) => {
+        const at = typeof v === 'string' ? Date.parse(v) : NaN;
+        // the engine's zero time (0001-01-01) for a container that never started
+        return Number.isFinite(at) && at > 0 ? at : undefined;
+    };
+    const checks = object(s.Health).Log;
+    const last = Array.isArray(checks) ? object(checks.at(-1)) : {};
     // no HEALTHCHECK: Docker has no Health (or `none`), Podman a Health whose Status is ""
-    const health = s.Health?.Status;
+    const health = text(object(s.Health).Status);
+    const env = object(c.Config).Env;
+    const net = object(c.NetworkSettings);
+    const addresses = [net.IPAddress, ...Object.values(object(net.Networks)).map((n) => object(n).IPAddress)];
     return {
         id: c.Id ?? '',
-        name: (c.Name ?? '').replace(/^\//, ''),
+        name: (text(c.Name) ?? '').replace(/^\//, ''),
         running: s.Running === true,
-        status: s.Status ?? 'unknown',
-        pid: s.Pid ?? 0,
-        exitCode: s.ExitCode ?? 0,
+        status: text(s.Status) ?? 'unknown',
+        pid: Math.max(0, whole(s.Pid) ?? 0),
+        exitCode: whole(s.ExitCode) ?? 0,
         oomKilled: s.OOMKilled === true,
-        error: s.Error ?? '',
-        // the engine's zero time (0001-01-01) for a container that never started
-        startedAtMs: Number.isFinite(started) && started > 0 ? started : undefined,
+        error: text(s.Error) ?? '',
+        startedAtMs: time(s.StartedAt),
         health: health === undefined || health === '' || health === 'none' ? undefined : health,
-        healthLog: checks.at(-1)?.Output?.trim().slice(0, 500),
-        tty: c.Config?.Tty === true,
-        env: c.Config?.Env ?? [],
-        autoRemove: c.HostConfig?.AutoRemove === true
+        healthLog: text(last.Output)?.trim().slice(0, 500),
+        tty: object(c.Config).Tty === true,
+        env: Array.isArray(env) ? env.filter((e) => typeof e === 'string') : [],
+        autoRemove: object(c.HostConfig).AutoRemove === true,
+        restartCount: Math.max(0, whole(c.RestartCount) ?? 0),
+        restarting: s.Restarting === true,
+        addresses: addresses.filter((a) => typeof a === 'string' && a !== ''),
+        createdAtMs: time(c.Created)
     };
+}
+const object = (v) => typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
+/** `: <the engine's message>` of an error answer, one printable line. */
+function said(body) {
+    let message = body;
+    try {
+        message = object(JSON.parse(body)).message ?? body;
+    }
+    catch {
+        // not JSON: the text as it came
+    }
+    const line = text_printable(String(message).trim().split('\n')[0] ?? '').slice(0, 200);
+    return line === '' ? '' : `: ${line}`;
 }
 /**
  * The logs of a container without a TTY: frames of an 8-byte header (stream, three zero bytes, the payload's length
  * big-endian) and the payload. Frames split across chunks are put back together.
  */
 function demultiplexer(out) {
-    let held = Buffer.alloc(0);
+    // a header split across chunks (at most 7 bytes held); a payload is handed on as it comes, whatever its
+    // header claims, so that a frame claiming gigabytes holds no memory
+    let header = Buffer.alloc(0);
+    let payloadLeft = 0;
     return (chunk) => {
-        held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
         let at = 0;
-        while (held.length - at >= 8) {
-            const size = held.readUInt32BE(at + 4);
-            if (held.length - at - 8 < size)
-                break;
-            out(held.subarray(at + 8, at + 8 + size));
-            at += 8 + size;
+        while (at < chunk.length) {
+            if (payloadLeft > 0) {
+                const part = chunk.subarray(at, at + payloadLeft);
+                out(part);
+                payloadLeft -= part.length;
+                at += part.length;
+                continue;
+            }
+            const need = 8 - header.length;
+            header = Buffer.concat([header, chunk.subarray(at, at + need)]);
+            at += Math.min(need, chunk.length - at);
+            if (header.length < 8)
+                return;
+            payloadLeft = header.readUInt32BE(4);
+            header = Buffer.alloc(0);
         }
-        held = held.subarray(at);
     };
 }
 /** Podman, in the moment it removes a container (`run --rm`), answers its inspect with HTTP 500 and this cause. */
@@ -20375,6 +20453,8 @@ class LogFollower {
 
 
 const POLL_MS = 100;
+/** A cancelled container stop: how long the engine's requests may take from the cancel on (all of them together). */
+const CANCELLED_ENGINE_MS = 800;
 /** Stops the server `pid` and its processes; see the module comment. */
 async function stopServer(options, deps) {
     const { clock } = deps;
@@ -20552,17 +20632,63 @@ async function stopAtJobEnd(state, deps) {
 }
 /**
  * Stops a container with `docker stop` semantics (the image's stop signal, then SIGKILL after the timeout), then
- * waits for its processes and their GPU memory as for a process. Never throws for one already gone.
+ * waits for its processes and their GPU memory as for a process. Never throws for one already gone, nor for an
+ * engine that refuses or fails (the record says what it answered); a cancel ends it within a second, whatever the
+ * engine does.
  */
 async function stopContainerAtJobEnd(state, deps) {
     const { clock } = deps;
     const engine = new DockerEngine(state.socket);
+    // after a cancel, every request of the engine's has what is left of a second
+    const hurry = new AbortController();
+    let timer;
+    const onCancel = () => void (timer = setTimeout(() => hurry.abort(), CANCELLED_ENGINE_MS));
+    if (deps.cancel?.aborted === true)
+        onCancel();
+    else
+        deps.cancel?.addEventListener('abort', onCancel, { once: true });
+    const cancelled = () => deps.cancel?.aborted === true;
+    /** The engine's answer, or what it did instead (an error, no answer within the cancel's second). */
+    const ask = async (what) => {
+        try {
+            return await what(hurry.signal);
+        }
+        catch (e) {
+            if (hurry.signal.aborted)
+                return { failed: 'did not answer within a second of the cancel' };
+            if (e instanceof EngineError)
+                return { failed: e.message };
+            return { failed: `could not be reached (${e.message})` };
+        }
+    };
+    const failed = (v) => typeof v === 'object' && v !== null && 'failed' in v;
+    const base = { pid: 0, scope: 'tree', container: state.container };
+    const unstopped = (engineSaid, pids, survivors) => ({
+        record: {
+            ...base,
+            pids,
+            outcome: 'survived',
+            survivors,
+            engine: engineSaid,
+            ...(cancelled() ? { cancelled: true } : {}),
+            gpu: { kind: 'unavailable', why: 'not asked' }
+        },
+        clean: false,
+        logTail: lastLines(state),
+        logFile: state.logFile
+    });
     try {
-        const before = await engine.inspect(state.container);
-        const base = { pid: before?.pid ?? 0, scope: 'tree', container: state.container };
+        const before = await ask((signal) => engine.inspect(state.container, { signal }));
+        if (failed(before))
+            return unstopped(before.failed, [], []);
         if (before === undefined || !before.running)
-            return { record: { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }, clean: true };
-        const pids = await engine.pids(state.container);
+            return {
+                record: { ...base, pid: before?.pid ?? 0, pids: [], outcome: 'not-running', gpu: { kind: 'none' } },
+                clean: true
+            };
+        base.pid = before.pid;
+        const listed = await ask((signal) => engine.pids(state.container, { signal }));
+        const pids = failed(listed) ? [] : listed;
         const tracked = new Map(pids.map((p) => [p, proc_procStat(p)?.startTicks]));
         const alive = () => [...tracked]
             .filter(([p, ticks]) => {
@@ -20570,37 +20696,45 @@ async function stopContainerAtJobEnd(state, deps) {
             return stat !== undefined && stat.state !== 'Z' && stat.startTicks === ticks;
         })
             .map(([p]) => p);
-        const gpuBefore = deps.gpu ? await deps.gpu() : undefined;
+        const gpuBefore = deps.gpu && !cancelled() ? await deps.gpu() : undefined;
         const family = new Set(pids);
         const atStart = gpuBefore?.kind === 'available' ? memoryHeldBy(gpuBefore, family) : undefined;
         const termAt = clock.now();
         const seconds = () => Math.round((clock.now() - termAt) / 100) / 10;
-        const cancelled = () => deps.cancel?.aborted === true;
         // cancelled before or during the stop: `docker stop -t 0`, since the engine goes on with the first stop whether
         // or not its caller waits
         let killedAtOnce = cancelled();
-        if (!killedAtOnce)
-            try {
-                await engine.stop(state.container, state.timeoutMs / 1000, { signal: deps.cancel });
-            }
-            catch (e) {
-                if (!cancelled())
-                    throw e;
+        let refused;
+        if (!killedAtOnce) {
+            const stopping = await ask((signal) => engine.stop(state.container, state.timeoutMs / 1000, {
+                signal: deps.cancel === undefined ? signal : AbortSignal.any([signal, deps.cancel])
+            }));
+            if (cancelled())
                 killedAtOnce = true;
-            }
-        if (killedAtOnce)
-            await engine.stop(state.container, 0);
+            else if (failed(stopping))
+                refused = stopping.failed;
+            else
+                refused = stopping;
+        }
+        if (killedAtOnce) {
+            const killing = await ask((signal) => engine.stop(state.container, 0, { signal, timeoutMs: 15_000 }));
+            refused = failed(killing) ? killing.failed : killing;
+        }
+        if (refused !== undefined)
+            return unstopped(refused, pids, alive());
         // the engine answers once the main process is gone; its other processes go with the container's cgroup (a
         // cancelled stop waits a second for them, as for SIGKILL'd processes)
         for (let i = 0; alive().length > 0 && i < (cancelled() ? 10 : 50); i++)
             await clock.sleep(POLL_MS);
         const secondsToExit = seconds();
-        let after = await engine.inspect(state.container);
+        const inspected = await ask((signal) => engine.inspect(state.container, { signal }));
+        let after = failed(inspected) ? undefined : inspected;
         const exitCode = after?.exitCode;
         // `docker run --rm`: the engine removes it a moment after the stop; gone, as its run asked, before it is told
         for (let i = 0; after !== undefined && !after.running && before.autoRemove && i < 50 && !cancelled(); i++) {
             await clock.sleep(POLL_MS);
-            after = await engine.inspect(state.container);
+            const again = await ask((signal) => engine.inspect(state.container, { signal }));
+            after = failed(again) ? undefined : again;
         }
         const survivors = alive();
         const killed = killedAtOnce || secondsToExit * 1000 >= state.timeoutMs || exitCode === 137;
@@ -20619,6 +20753,8 @@ async function stopContainerAtJobEnd(state, deps) {
         return { record, clean, logTail: clean ? undefined : lastLines(state), logFile: state.logFile };
     }
     finally {
+        clearTimeout(timer);
+        deps.cancel?.removeEventListener('abort', onCancel);
         engine.close();
     }
 }
@@ -20879,7 +21015,8 @@ function foreignAnswer(url, answered, watched, deps) {
     const holders = o.listeners.flatMap((l) => l.holders);
     if (holders.length === 0)
         return undefined;
-    if (holders.every((h) => isDockerProxy(h.command))) {
+    const forwards = watched.proxyForwardsHere ?? (() => true);
+    if (holders.every((h) => isDockerProxy(h.command) && forwards(h.command))) {
         deps.debug?.(watched.proxy(o));
         return undefined;
     }
