@@ -1,0 +1,106 @@
+import { runMeasured } from '../helpers/support.js'
+import { simulate } from '../../src/simulator/server.js'
+import type { EngineName } from '../../src/simulator/engines.js'
+
+/**
+ * The engines of 2026, each against its simulator profile through dist/index.js: listed (or answering) before it can
+ * serve, as its source says, and never ready before its own readiness says so; ready within 200 ms of it (stretched
+ * by the load measured during the run). The simulator stays in its not-ready states until it has answered the gate
+ * `loadingAnswers` times as well as for its load, so each false-ready state is seen however busy the machine.
+ */
+const cases: Array<{
+  engine: EngineName
+  name: string
+  /** The `engine` input; undefined: `auto`, recognised from the engine's own answers. */
+  input?: string
+  path?: string
+  loadingAnswers?: number
+  /** What the gate must have said while the engine was not ready yet. */
+  notReady: RegExp
+}> = [
+  {
+    engine: 'dynamo',
+    name: 'Dynamo lists the model before its per-model ready route says true',
+    notReady: /serving \[m\] — NVIDIA Dynamo GET \/v1\/models\/m\/ready: HTTP 200/
+  },
+  {
+    engine: 'trtllm',
+    name: 'trtllm-serve refuses while it builds, then answers 503 x-trtllm-server-state: starting',
+    input: 'trtllm',
+    notReady: /connection refused[\s\S]*HTTP 503/
+  },
+  {
+    engine: 'lmdeploy',
+    name: 'LMDeploy asleep: /health 200 "sleeping" is not servable',
+    notReady: /serving \[m\] — LMDeploy GET \/health: HTTP 200/
+  },
+  {
+    engine: 'mistralrs',
+    name: 'mistral.rs lists the model "unloaded", then "reloading", beside its default entry',
+    notReady: /status "unloaded"/
+  },
+  {
+    engine: 'xinference',
+    name: 'Xinference: up before the model, then the replica LOADING',
+    notReady: /Xinference GET \/v1\/models\/instances: HTTP 200/
+  },
+  {
+    engine: 'ovms',
+    name: 'OpenVINO Model Server lists its model before /v2/models/m/ready says 200',
+    input: 'ovms',
+    path: '/v3/v1/models',
+    notReady: /OpenVINO Model Server GET \/v2\/models\/m\/ready: HTTP 503/
+  },
+  {
+    engine: 'ray-serve',
+    name: "Ray Serve's 503s: no route table, then no replicas",
+    input: 'ray-serve',
+    notReady: /HTTP 503[\s\S]*HTTP 404/
+  },
+  {
+    engine: 'production-stack',
+    name: 'production-stack lists the model and says healthy without a backend: only a generation proves it',
+    input: 'production-stack',
+    notReady: /serving \[m\] — POST \/v1\/completions: HTTP 503/
+  },
+  {
+    engine: 'aphrodite',
+    name: 'Aphrodite (vLLM readiness) opens only once loaded',
+    notReady: /connection refused/
+  },
+  {
+    engine: 'ktransformers',
+    name: "KTransformers (SGLang's server) lists during its warm-up while /health says 503",
+    input: 'ktransformers',
+    notReady: /serving \[m\] — KTransformers GET \/health: HTTP 503/
+  }
+]
+
+describe('the engines of 2026 against their simulated start-ups', () => {
+  it.each(cases)('$engine: $name; ready within 200 ms of its own readiness', async (c) => {
+    const server = await simulate({
+      engine: c.engine,
+      model: 'm',
+      loadMs: 1_500,
+      loadingAnswers: c.loadingAnswers ?? 3
+    })
+    try {
+      const run = await runMeasured({
+        url: `${server.baseUrl}${c.path ?? '/v1/models'}`,
+        model: 'm',
+        engine: c.input ?? 'auto',
+        interval: '100ms',
+        timeout: '30s',
+        'history-file': ''
+      })
+      expect([run.outputs.ready, run.outputs.reason]).toEqual(['true', 'ready'])
+      expect(run.stdout).toMatch(c.notReady)
+      // never before its readiness said so, and within 200 ms of it (the step's own clock, its origin in epoch ms)
+      const readyAt = run.originMs + Number(run.outputs['elapsed-seconds']) * 1000
+      expect(readyAt).toBeGreaterThanOrEqual(server.readyAt - 50)
+      expect(readyAt - server.readyAt).toBeLessThanOrEqual(200 * run.stretch + 50)
+    } finally {
+      await server.close()
+    }
+  })
+})
