@@ -1,5 +1,6 @@
 import { runMeasured } from '../helpers/support.js'
-import { simulate } from '../../src/simulator/server.js'
+import { sandbox } from '../helpers/sandbox.js'
+import { freePort, simulate } from '../../src/simulator/server.js'
 import type { EngineName } from '../../src/simulator/engines.js'
 
 /**
@@ -53,9 +54,8 @@ const cases: Array<{
   },
   {
     engine: 'ray-serve',
-    name: "Ray Serve's 503s: no route table, then no replicas",
-    input: 'ray-serve',
-    notReady: /HTTP 503[\s\S]*HTTP 404/
+    name: "Ray Serve's 503s: no route table, then no replicas; recognised from its proxy's words",
+    notReady: /HTTP 503[\s\S]*HTTP 404[\s\S]*Ray Serve LLM GET \/-\/healthz: HTTP 200/
   },
   {
     engine: 'production-stack',
@@ -103,4 +103,28 @@ describe('the engines of 2026 against their simulated start-ups', () => {
       await server.close()
     }
   })
+})
+
+const box = sandbox('wait-for-model-engines-2026-')
+const cli = new URL('../../dist/cli.js', import.meta.url).pathname
+
+it('trtllm-serve started by the gate: refused while its process lives is waited on as starting, then ready', async () => {
+  const port = await freePort()
+  const run = await runMeasured({
+    url: `http://127.0.0.1:${port}/v1/models`,
+    model: 'm',
+    start: `${process.execPath} ${cli} simulate --engine trtllm --model m --load 2s --port ${port}`,
+    'log-file': box.path('server.log'),
+    interval: '100ms',
+    timeout: '30s',
+    'history-file': ''
+  })
+  if (run.outputs.pid) box.pids.push(Number(run.outputs.pid))
+  expect([run.outputs.ready, run.outputs.reason]).toEqual(['true', 'ready'])
+  // refused for the first half of its load while the process lived, then 503 "starting"; recognised from its list
+  expect(run.stdout).toMatch(
+    /connection refused[\s\S]*HTTP 503[\s\S]*TensorRT-LLM GET \/health(?:_generate)?: HTTP 200/
+  )
+  // its load counts from its own start, after the step's: never ready before those 2 s
+  expect(Number(run.outputs['elapsed-seconds'])).toBeGreaterThanOrEqual(1.95)
 })

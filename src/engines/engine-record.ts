@@ -9,6 +9,8 @@ export interface EngineRecord<Name extends string = string> {
   log: EngineLogLines
   /** The `owned_by` of its `/v1/models` entries, when it names the engine. */
   ownedBy?: string
+  /** Words only its answers hold (a proxy's own refusals): the first answer holding them names the engine. */
+  answerSignature?: RegExp
   modelLists: readonly ModelListShapeName[]
   /** Its own readiness routes, asked in order once the model is listed; `[]`: its model list tells readiness itself. */
   readiness: readonly ReadinessCheck[]

@@ -6,6 +6,9 @@ export const rayServe: EngineRecord<'ray-serve'> = {
   label: 'Ray Serve LLM',
   // no line of Serve's own marks a deployment ready in the source read
   log: UNKNOWN_LOG,
+  // its proxy's NO_ROUTES_MESSAGE and NO_REPLICAS_MESSAGE (text/plain 503s), and its 404 for a path not routed yet
+  answerSignature:
+    /^(?:Route table is not populated yet\.|No replicas are available yet\.)$|^Path '[^']*' not found\. Ping http:\/\/\S+\/-\/routes for available routes\./,
   modelLists: ['openai'],
   readiness: [
     // 503 "Route table is not populated yet.", then 503 "No replicas are available yet.", then 200; meanwhile the

@@ -3,8 +3,8 @@ import { createGenerator, type Generator } from './generation-check.js'
 import { generationRoute } from '../engines/model-lists.js'
 import { listsAsRouter, READY_NEEDS_GENERATION, SERVES_ONE_MODEL } from '../engines/readiness.js'
 import { engineReadiness } from './engine-readiness.js'
-import { engineOfModelList } from '../engines/log-markers.js'
-import type { Engine } from '../engines/index.js'
+import { engineOfAnswer, engineOfModelList } from '../engines/log-markers.js'
+import { type Engine, ENGINES } from '../engines/index.js'
 import { loadRequest } from '../engines/load.js'
 import { loadAskedText, partialMatchText, wakeAskedText } from '../report/lifecycle-report.js'
 import { createHttpClient, createProber, type ProbeResult } from '../http/probe.js'
@@ -56,7 +56,7 @@ export async function waitForEndpoint(
     // One look at each answer until its list names the engine (a list that never does is read once a probe)
     if (result.kind === 'http') router ||= listsAsRouter(result.json)
     if (result.kind === 'http' && listed === undefined) {
-      listed = engineOfModelList(result.json)
+      listed = engineOfModelList(result.json) ?? engineOfAnswer(result.body)
       // and the first list to name it names it for the startup phases too, when the log has not
       if (listed !== undefined && profile.engine === undefined) {
         const lines = profile.models(result.json)
@@ -73,7 +73,7 @@ export async function waitForEndpoint(
     clock,
     pace: server.pace,
     load: settings.load,
-    label: (engine) => profile.label ?? engine ?? 'the engine',
+    label: (engine) => profile.label ?? (engine === undefined ? 'the engine' : ENGINES[engine].label),
     debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
     leftMs,
     wokeUp: (label, wakeUrl) => deps.log(`${prefix}${wakeAskedText(label, wakeUrl)}`)

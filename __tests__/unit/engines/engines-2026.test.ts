@@ -1,7 +1,7 @@
 /** The readiness rules of the engines of 2026, as their sources word their answers (src/engines/<engine>.ts). */
 import { ENGINE_READINESS, readinessCheckUrl, saysReady, serverBase } from '../../../src/engines/readiness.js'
 import { readModelList } from '../../../src/engines/model-lists.js'
-import { engineOfModelList } from '../../../src/engines/log-markers.js'
+import { engineOfAnswer, engineOfModelList } from '../../../src/engines/log-markers.js'
 import { PhaseTracker } from '../../../src/startup/phases.js'
 import { physicalLines, readFixture } from '../../fixtures/log-fixture.mjs'
 
@@ -115,4 +115,14 @@ describe('their start-up logs, each built from its source (fixtures/logs/<engine
     expect([tracker.engine, tracker.ready, tracker.fatal()]).toEqual([engine, true, undefined])
     expect(engine).toBe(name.split('-')[0])
   })
+})
+
+it("Ray Serve is recognised from its proxy's own refusals; other servers' words name nothing", () => {
+  expect(engineOfAnswer('Route table is not populated yet.')).toBe('ray-serve')
+  expect(engineOfAnswer('No replicas are available yet.')).toBe('ray-serve')
+  expect(engineOfAnswer("Path '/v1/models' not found. Ping http://127.0.0.1:8000/-/routes for available routes.")).toBe(
+    'ray-serve'
+  )
+  expect(engineOfAnswer('{"detail":"Not Found"}')).toBeUndefined()
+  expect(engineOfAnswer('Service Unavailable: No replicas are available yet. Retry later')).toBeUndefined()
 })
