@@ -128,3 +128,29 @@ it('trtllm-serve started by the gate: refused while its process lives is waited 
   // its load counts from its own start, after the step's: never ready before those 2 s
   expect(Number(run.outputs['elapsed-seconds'])).toBeGreaterThanOrEqual(1.95)
 })
+
+describe('recognised from their own start-up logs, started by the gate', () => {
+  it.each([
+    ['dynamo', 'NVIDIA Dynamo', /NVIDIA Dynamo GET \/v1\/models\/m\/ready: HTTP 200 missing worker types: decode/],
+    ['lmdeploy', 'LMDeploy', /LMDeploy GET \/health: HTTP 200 sleeping/],
+    ['mistralrs', 'mistral.rs', /listed but still loading \(status "(?:unloaded|reloading)"\)/],
+    ['xinference', 'Xinference', /Xinference GET \/v1\/models\/instances: HTTP 200 .*"status":"READY"/],
+    ['ovms', 'OpenVINO Model Server', /OpenVINO Model Server GET \/v2\/models\/m\/ready: HTTP 200/],
+    ['aphrodite', 'Aphrodite', /Aphrodite GET \/health: HTTP 200/]
+  ] as const)('%s: its log names it, and its own readiness is asked', async (engine, label, asked) => {
+    const port = await freePort()
+    const run = await runMeasured({
+      url: `http://127.0.0.1:${port}/v1/models`,
+      model: 'm',
+      start: `${process.execPath} ${cli} simulate --engine ${engine} --model m --load 1500ms --port ${port}`,
+      'log-file': box.path(`${engine}.log`),
+      interval: '100ms',
+      timeout: '30s',
+      'history-file': ''
+    })
+    if (run.outputs.pid) box.pids.push(Number(run.outputs.pid))
+    expect([run.outputs.ready, run.outputs.reason]).toEqual(['true', 'ready'])
+    expect(run.stdout).toContain(`engine: ${label} (from its log)`)
+    expect(run.stdout).toMatch(asked)
+  })
+})
