@@ -3,6 +3,7 @@ import { ENGINE_READINESS, readinessCheckUrl, saysReady, serverBase } from '../.
 import { readModelList } from '../../../src/engines/model-lists.js'
 import { engineOfAnswer, engineOfModelList } from '../../../src/engines/log-markers.js'
 import { PhaseTracker } from '../../../src/startup/phases.js'
+import { parseSettings } from '../../../src/inputs/parse-settings.js'
 import { physicalLines, readFixture } from '../../fixtures/log-fixture.mjs'
 
 const [dynamoModel, dynamoHealth] = ENGINE_READINESS.dynamo
@@ -125,4 +126,12 @@ it("Ray Serve is recognised from its proxy's own refusals; other servers' words 
   )
   expect(engineOfAnswer('{"detail":"Not Found"}')).toBeUndefined()
   expect(engineOfAnswer('Service Unavailable: No replicas are available yet. Retry later')).toBeUndefined()
+})
+
+it('production-stack must be given a model list and a model its generation can name, else the input is refused', () => {
+  const settings = (given: Record<string, string>) => () => parseSettings((name) => given[name] ?? '')
+  const base = { engine: 'production-stack', url: 'http://h:8001/v1/models', model: 'm' }
+  expect(settings(base)).not.toThrow()
+  expect(settings({ ...base, model: '' })).toThrow(/production-stack is ready only once it generates/)
+  expect(settings({ ...base, url: 'http://h:8001/health' })).toThrow(/point "url" at its \/v1\/models/)
 })
