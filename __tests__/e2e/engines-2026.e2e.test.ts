@@ -28,6 +28,11 @@ const cases: Array<{
     notReady: /serving \[m\] — NVIDIA Dynamo GET \/v1\/models\/m\/ready: HTTP 200/
   },
   {
+    engine: 'dynamo-2025',
+    name: 'an older Dynamo (no per-model route) says /health 200 "unhealthy" while it lists the model',
+    notReady: /serving \[m\] — NVIDIA Dynamo GET \/health: HTTP 200 No endpoints available/
+  },
+  {
     engine: 'trtllm',
     name: 'trtllm-serve refuses while it builds, then answers 503 x-trtllm-server-state: starting',
     input: 'trtllm',

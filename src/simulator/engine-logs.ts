@@ -179,6 +179,12 @@ export const SIMULATED_LOGS: Record<EngineName, SimulatedLog> = {
     ],
     fatal: [TORCH_OOM]
   },
+  // before the tracing fields (ai-dynamo/dynamo PR #532)
+  'dynamo-2025': {
+    stamp: rfc3339Micros,
+    lines: [[0, '{T}  INFO dynamo_llm::http::service::service_v2: Starting HTTP service on: 0.0.0.0:8000']],
+    fatal: [TORCH_OOM]
+  },
   // trtllm-serve, Ray Serve and production-stack: no line of their own was read (uvicorn's, or none)
   trtllm: NO_KNOWN_ENGINE,
   'ray-serve': NO_KNOWN_ENGINE,

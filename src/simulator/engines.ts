@@ -385,6 +385,22 @@ export const SIMULATED_ENGINES = {
     },
     generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
   },
+  // An older Dynamo frontend (2025 docs, "Health checks"): no per-model ready route; /health says 200 with
+  // "status": "unhealthy" ("No endpoints available") until a worker registers, while the model is already listed.
+  'dynamo-2025': {
+    opensAt: 0,
+    reply(path, phase, model) {
+      if (path === '/health')
+        return phase === 'ready'
+          ? json({ status: 'healthy', endpoints: ['dyn://dynamo.backend.generate'] })
+          : json({ status: 'unhealthy', message: 'No endpoints available' })
+      if (path === '/v1/models')
+        return json({ object: 'list', data: [{ id: model, object: 'object', created: CREATED, owned_by: 'nvidia' }] })
+      return undefined
+    },
+    generate: openAiGenerate(OPENAI_FAILED, openaiUnknown),
+    notFound: empty(404)
+  },
   // trtllm-serve (serve.py launch_server): bound but not listening while the engine builds (refused), as released
   // builds do; then, as the pending readiness.py does, listening with 503 and `x-trtllm-server-state: starting` on
   // every route until ready.
