@@ -9,6 +9,8 @@ export interface EngineRecord<Name extends string = string> {
   log: EngineLogLines
   /** The `owned_by` of its `/v1/models` entries, when it names the engine. */
   ownedBy?: string
+  /** Words only its answers hold (a proxy's own refusals): the first answer holding them names the engine. */
+  answerSignature?: RegExp
   modelLists: readonly ModelListShapeName[]
   /** Its own readiness routes, asked in order once the model is listed; `[]`: its model list tells readiness itself. */
   readiness: readonly ReadinessCheck[]
@@ -23,6 +25,8 @@ export interface EngineRecord<Name extends string = string> {
   /** For the smoke test when the `url` does not tell; undefined: no text. */
   stream?: StreamName
   load?: LoadOnDemand
+  /** Only a real generation proves it ready (a router whose list and health are its own): it is always asked for one. */
+  readyNeedsGeneration?: boolean
   /** Where each fact comes from: repository@version:path (or the docs' page), the recorded start-ups. */
   sources: readonly string[]
 }
@@ -61,6 +65,10 @@ export interface ReadyAnswer {
   statuses: readonly number[]
   /** A JSON body with this field at this value says "not ready", whatever the status. */
   notReadyWhen?: { field: string; value: boolean }
+  /** A JSON body with this field says ready only at one of these values; a body without it: the status decides. */
+  readyOnlyAt?: { field: string; values: readonly (string | boolean)[] }
+  /** A JSON list of entries: ready only when the entry whose `key` is the model has `field` at `value`. */
+  entryReady?: { key: string; field: string; value: string }
 }
 
 export interface ReadinessCheck {

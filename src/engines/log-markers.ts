@@ -36,6 +36,12 @@ export function engineOfModelList(json: unknown): Engine | undefined {
   return undefined
 }
 
+/** The engine an answer's own words name (Ray Serve's proxy refusals), before any list does; bounded text only. */
+export function engineOfAnswer(body: string): Engine | undefined {
+  const head = body.slice(0, 1000)
+  return ENGINE_RECORDS.find((r) => r.answerSignature?.test(head) === true)?.name
+}
+
 /** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
 export function stampOf(log: EngineLogLines, line: string): number | undefined {
   const g = log.stamp?.exec(line)?.groups

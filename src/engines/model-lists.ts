@@ -30,8 +30,15 @@ function openAiLoading(entry: Entry): string | undefined {
   if (routerStatus !== undefined && routerStatus !== 'loaded') return `status "${routerStatus}"`
   const state = str(entry.state)
   if (state !== undefined && state !== 'loaded') return `state "${state}"`
+  // mistral.rs: `status` "loaded", "unloaded" or "reloading" (only its own words: another's status says nothing)
+  const status = str(entry.status)
+  if (status === 'unloaded' || status === 'reloading') return `status "${status}"`
   return undefined
 }
+
+/** mistral.rs lists a synthetic `default` entry (no status) beside its models, which carry one: not a model. */
+const isSyntheticDefault = (entry: Entry, all: Entry[]): boolean =>
+  entry.id === 'default' && entry.status == null && all.some((e) => typeof e.status === 'string')
 
 /** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
 const openAiUnloaded = (entry: Entry): boolean =>
@@ -44,9 +51,10 @@ export const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
     read(body) {
       // Ollama's /v1/models says `"data": null` when nothing is pulled yet.
       if (body.data === null && body.object === 'list') return []
-      return objects(body.data)?.flatMap((e) => {
+      const entries = objects(body.data)
+      return entries?.flatMap((e) => {
         const id = str(e.id)
-        if (id === undefined) return []
+        if (id === undefined || isSyntheticDefault(e, entries)) return []
         const loading = openAiLoading(e)
         return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }]
       })

@@ -5,6 +5,7 @@
 import type { EngineRecord, ReadinessCheck, ReadyAnswer } from './engine-record.js'
 import { type Engine, ENGINE_RECORDS } from './index.js'
 import { clip } from '../runtime/text.js'
+import { isObject } from './model-lists.js'
 
 export interface LoadFailure {
   model: string
@@ -33,6 +34,8 @@ export const ENGINE_READINESS = byEngine((r) => r.readiness)
 export const ENGINE_LOAD_FAILURES = byEngine((r) => r.loadFailure)
 /** Three in a row end the wait (`reason=engine-dead`). */
 export const DEAD_ENGINE_ANSWERS = byEngine((r) => r.deadAnswer)
+/** Engines that only a real generation proves ready: a generation is asked for whatever `probe-generation` says. */
+export const READY_NEEDS_GENERATION = byEngine((r) => r.readyNeedsGeneration === true)
 /** llama.cpp's router mode, which loads other models when asked, aside (`listsAsRouter`). */
 export const SERVES_ONE_MODEL = byEngine((r) => r.servesOneModel)
 
@@ -47,7 +50,7 @@ export function listsAsRouter(json: unknown): boolean {
 
 /** What precedes these is the server's base (a proxy prefix is kept). */
 const LIST_PATH =
-  /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps|v2\/health\/ready|v2\/models\/[^/]+(\/ready)?)\/?$/
+  /\/(v3\/(v1\/)?models|v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps|v2\/health\/ready|v2\/models\/[^/]+(\/ready)?)\/?$/
 
 export function serverBase(url: URL): string {
   const m = LIST_PATH.exec(url.pathname)
@@ -60,9 +63,17 @@ export function readinessCheckUrl(check: ReadinessCheck, url: URL, model: string
   return new URL(`${serverBase(url)}${path}`)
 }
 
-export function saysReady(ready: ReadyAnswer, status: number, json: unknown): boolean {
+export function saysReady(ready: ReadyAnswer, status: number, json: unknown, model?: string): boolean {
   if (!ready.statuses.includes(status)) return false
-  const not = ready.notReadyWhen
-  if (not === undefined || json === null || typeof json !== 'object') return true
-  return (json as Record<string, unknown>)[not.field] !== not.value
+  const entry = ready.entryReady
+  if (entry !== undefined) {
+    const entries = Array.isArray(json) ? (json as unknown[]).filter(isObject) : []
+    // without a model, every entry (and at least one) must say so
+    const own = model === undefined ? entries : entries.filter((e) => e[entry.key] === model)
+    if (own.length === 0 || own.some((e) => e[entry.field] !== entry.value)) return false
+  }
+  if (!isObject(json)) return true
+  const { notReadyWhen: not, readyOnlyAt: only } = ready
+  if (not !== undefined && json[not.field] === not.value) return false
+  return only === undefined || !(only.field in json) || only.values.includes(json[only.field] as string | boolean)
 }

@@ -26,6 +26,7 @@ import {
 import { hasControlChars, printable } from '../runtime/text.js'
 import { isSymlink, notRegularFile } from '../runtime/own-files.js'
 import { GENERATION_ROUTES, generationRoute } from '../engines/model-lists.js'
+import { READY_NEEDS_GENERATION } from '../engines/readiness.js'
 import {
   FIXED,
   GPU_CHECKS,
@@ -81,6 +82,11 @@ export function parseSettings(
   const insecureTls = read.field('insecure-tls', parseBoolean)
   const engineText = read.input('engine').trim().toLowerCase()
   const engine = engineText === 'auto' ? undefined : read.field('engine', () => parseEngine(engineText))
+  // an engine that only a generation proves ready (a router) must be given one it can send, else it would never be
+  if (engine !== undefined && READY_NEEDS_GENERATION[engine] && urls.some((u) => !generationRoute(u) || !request.model))
+    throw new InputError('engine', {
+      problem: `${engine} is ready only once it generates: point "url" at its /v1/models and give "model"`
+    })
   const history = readHistory(read, get)
   return {
     ...FIXED,

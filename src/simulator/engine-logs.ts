@@ -167,7 +167,87 @@ export const SIMULATED_LOGS: Record<EngineName, SimulatedLog> = {
   nim: NO_KNOWN_ENGINE,
   localai: NO_KNOWN_ENGINE,
   kserve: NO_KNOWN_ENGINE,
-  openai: NO_KNOWN_ENGINE
+  openai: NO_KNOWN_ENGINE,
+  // the lines of __tests__/fixtures/logs/<engine>-<commit>.log, each from its engine's source
+  dynamo: {
+    stamp: rfc3339Micros,
+    lines: [
+      [
+        0,
+        '{T}  INFO dynamo_llm::http::service::service_v2: Starting HTTP(S) service protocol="HTTP" address="0.0.0.0:8000"'
+      ]
+    ],
+    fatal: [TORCH_OOM]
+  },
+  // before the tracing fields (ai-dynamo/dynamo PR #532)
+  'dynamo-2025': {
+    stamp: rfc3339Micros,
+    lines: [[0, '{T}  INFO dynamo_llm::http::service::service_v2: Starting HTTP service on: 0.0.0.0:8000']],
+    fatal: [TORCH_OOM]
+  },
+  // trtllm-serve, Ray Serve and production-stack: no line of their own was read (uvicorn's, or none)
+  trtllm: NO_KNOWN_ENGINE,
+  'ray-serve': NO_KNOWN_ENGINE,
+  'production-stack': NO_KNOWN_ENGINE,
+  lmdeploy: {
+    stamp: () => '',
+    lines: [
+      [0, 'INFO:     Started server process [1]'],
+      [0.3, 'HINT:    Please open http://0.0.0.0:23333 in a browser for detailed api usage!!!'],
+      [0.3, 'HINT:    Please open http://0.0.0.0:23333 in a browser for detailed api usage!!!'],
+      [0.3, 'HINT:    Please open http://0.0.0.0:23333 in a browser for detailed api usage!!!']
+    ],
+    fatal: [TORCH_OOM]
+  },
+  mistralrs: {
+    stamp: rfc3339Micros,
+    lines: [
+      [0, '{T}  INFO mistralrs_server_core::mistralrs_for_server_builder: Model loaded.'],
+      [0, '{T}  INFO mistralrs_cli::commands::serve: Server listening on http://0.0.0.0:1234']
+    ],
+    fatal: [TORCH_OOM]
+  },
+  xinference: {
+    stamp: () => '',
+    lines: [[0, 'INFO     Starting Xinference at endpoint: http://0.0.0.0:9997']],
+    fatal: [TORCH_OOM]
+  },
+  ovms: {
+    stamp: (at) => {
+      const p = parts(at)
+      return `${p.Y}-${p.M}-${p.D} ${p.h}:${p.m}:${p.s}.${p.ms}`
+    },
+    lines: [
+      [0, '[{T}][1][serving][info][httpservermodule.cpp:53] Started REST server at 0.0.0.0:8000'],
+      [0.01, `[{T}][1][modelmanager][info][modelversionstatus.cpp:109] ${ovmsStatus('LOADING', 'OK')}`],
+      [1, `[{T}][1][modelmanager][info][modelversionstatus.cpp:109] ${ovmsStatus('AVAILABLE', 'OK')}`]
+    ],
+    fatal: [`[{T}][1][modelmanager][error][modelversionstatus.cpp:109] ${ovmsStatus('LOADING', 'UNKNOWN')}`]
+  },
+  aphrodite: {
+    stamp: (at) => {
+      const p = parts(at)
+      return `${p.M}-${p.D} ${p.h}:${p.m}:${p.s}`
+    },
+    lines: [
+      [0.99, 'INFO {T} api_server.py:583] Starting Aphrodite server on http://0.0.0.0:2242'],
+      [1, 'INFO:     Application startup complete.']
+    ],
+    fatal: [TORCH_OOM]
+  },
+  // `kt run` execs SGLang's server: SGLang's lines
+  get ktransformers(): SimulatedLog {
+    return SIMULATED_LOGS.sglang
+  }
+}
+
+function rfc3339Micros(at: Date): string {
+  const p = parts(at)
+  return `${p.Y}-${p.M}-${p.D}T${p.h}:${p.m}:${p.s}.${p.ms}000Z`
+}
+
+function ovmsStatus(state: string, code: string): string {
+  return `STATUS CHANGE: Version 1 of model {M} status change. New status: ( "state": "${state}", "error_code": "${code}" )`
 }
 
 /** The line as the engine prints it at `at`, `sinceMs` after its start, for a load of `loadMs`. */

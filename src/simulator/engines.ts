@@ -5,6 +5,7 @@ export interface Reply {
   status: number
   body?: unknown
   type?: string
+  headers?: Record<string, string>
 }
 
 export const json = (body: unknown, status = 200): Reply => ({ status, body, type: 'application/json' })
@@ -15,14 +16,16 @@ export const CREATED = 1767225600
 export interface SimulatedEngine {
   /** When the port opens, as a fraction of the load time: 1 = only once ready. */
   opensAt: number
-  reply(path: string, phase: Phase, model: string): Reply | undefined
+  /** `share`: how much of the load has passed, 0 to 1 (an engine with stages within its load). */
+  reply(path: string, phase: Phase, model: string, share?: number): Reply | undefined
   /** Undefined: not a generation served in this phase (`reply` answers); `fails`: as a wedged engine does. */
   generate?(
     path: string,
     phase: Phase,
     model: string,
     request: Record<string, unknown>,
-    fails: boolean
+    fails: boolean,
+    share?: number
   ): Reply | undefined
   /** FastAPI's when not given. */
   notFound?: Reply
@@ -351,6 +354,217 @@ export const SIMULATED_ENGINES = {
         ? json({ name: model, ready: phase === 'ready' })
         : json({ name: model, versions: [], platform: '', inputs: [], outputs: [] })
     }
+  },
+  // Dynamo's frontend (lib/llm/src/http/service/health.rs, discovery/model.rs): its initial discovery is done at once
+  // (/health "healthy"), the model is listed as soon as a worker registers, and /v1/models/{model}/ready says false
+  // until prefill and decode workers are both present; meanwhile generate is not routable (issue #11855: 500, 404).
+  dynamo: {
+    opensAt: 0,
+    reply(path, phase, model) {
+      if (path === '/live') return json({ status: 'live' })
+      if (path === '/health') return json({ status: 'healthy', endpoints: [], instances: [] })
+      if (path === '/v1/models')
+        return json({ object: 'list', data: [{ id: model, object: 'object', created: CREATED, owned_by: 'nvidia' }] })
+      const m = /^\/v1\/models\/(.+)\/ready$/.exec(path)
+      if (m === null) return undefined
+      const ready = phase === 'ready' && decodeURIComponent(m[1]) === model
+      const missing = ready ? [] : ['decode']
+      return json({
+        model: decodeURIComponent(m[1]),
+        ready,
+        ...(ready ? {} : { reason: 'missing worker types: decode' }),
+        namespaces: {
+          dynamo: {
+            ready,
+            worker_types: { prefill: { workers: 1, needs: 1 }, decode: { workers: ready ? 1 : 0, needs: 1 } },
+            present: ready ? ['prefill', 'decode'] : ['prefill'],
+            missing_worker_types: missing
+          }
+        }
+      })
+    },
+    generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+  },
+  // An older Dynamo frontend (2025 docs, "Health checks"): no per-model ready route; /health says 200 with
+  // "status": "unhealthy" ("No endpoints available") until a worker registers, while the model is already listed.
+  'dynamo-2025': {
+    opensAt: 0,
+    reply(path, phase, model) {
+      if (path === '/health')
+        return phase === 'ready'
+          ? json({ status: 'healthy', endpoints: ['dyn://dynamo.backend.generate'] })
+          : json({ status: 'unhealthy', message: 'No endpoints available' })
+      if (path === '/v1/models')
+        return json({ object: 'list', data: [{ id: model, object: 'object', created: CREATED, owned_by: 'nvidia' }] })
+      return undefined
+    },
+    generate: openAiGenerate(OPENAI_FAILED, openaiUnknown),
+    notFound: empty(404)
+  },
+  // trtllm-serve (serve.py launch_server): bound but not listening while the engine builds (refused), as released
+  // builds do; then, as the pending readiness.py does, listening with 503 and `x-trtllm-server-state: starting` on
+  // every route until ready.
+  trtllm: {
+    opensAt: 0.5,
+    reply(path, phase, model) {
+      if (phase === 'loading')
+        return {
+          ...json({ error: { message: 'Server is starting', type: 'ServiceUnavailable', code: 'starting' } }, 503),
+          headers: { 'x-trtllm-server-state': 'starting', 'retry-after': '1' }
+        }
+      if (path === '/health') return empty(200)
+      if (path === '/health_generate') return { status: 200, body: 'Generation health check OK', type: 'text/plain' }
+      if (path === '/v1/models') return openAiList(model, 'tensorrt_llm')
+      if (path === '/version') return json({ version: '1.2.0' })
+      return undefined
+    },
+    generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+  },
+  // LMDeploy (management.py, server_utils.py): HTTP opens only once its engine is built; here it is asleep until
+  // the load ends: /health 200 "sleeping" and /is_sleeping true, while its generations get 503.
+  lmdeploy: {
+    opensAt: 0.3,
+    reply(path, phase, model) {
+      if (path === '/health') return json({ status: phase === 'ready' ? 'healthy' : 'sleeping' })
+      if (path === '/is_sleeping') return json({ is_sleeping: phase !== 'ready' })
+      if (path === '/v1/models') return openAiList(model, 'lmdeploy')
+      return undefined
+    },
+    generate(path, phase, model, request, fails, share) {
+      if (phase === 'loading' && OPENAI_ROUTES.has(path))
+        return json({ error: 'The engine is sleeping, please wake it up first.' }, 503)
+      return openAiGenerate(OPENAI_FAILED, openaiUnknown)(path, phase, model, request, fails, share)
+    }
+  },
+  // mistral.rs (handlers.rs): the synthetic `default` entry, then the model "unloaded" (unloaded at run time),
+  // "reloading", then "loaded"; /health is "OK" throughout.
+  mistralrs: {
+    opensAt: 0,
+    reply(path, phase, model, share = 1) {
+      if (path === '/health') return { status: 200, body: 'OK', type: 'text/plain; charset=utf-8' }
+      if (path !== '/v1/models') return undefined
+      const status = phase === 'ready' ? 'loaded' : share < 0.6 ? 'unloaded' : 'reloading'
+      const entry = (id: string, extra: Record<string, unknown>) => ({
+        id,
+        object: 'model',
+        created: CREATED,
+        owned_by: 'local',
+        ...extra
+      })
+      return json({ object: 'list', data: [entry('default', { status: null }), entry(model, { status })] })
+    },
+    generate: openAiGenerate(OPENAI_FAILED, openaiUnknown),
+    notFound: empty(404)
+  },
+  // Xinference (worker.py, status_guard.py): up at once; the model is listed once its load() returned, and its
+  // replica goes CREATING, LOADING, READY.
+  xinference: {
+    opensAt: 0,
+    reply(path, phase, model, share = 1) {
+      if (path === '/status') return json({})
+      if (path === '/v1/models') {
+        const listed = share >= 0.8 || phase === 'ready'
+        const data = listed
+          ? [{ id: model, object: 'model', created: 0, owned_by: 'xinference', model_type: 'LLM' }]
+          : []
+        return json({ object: 'list', data })
+      }
+      if (path === '/v1/models/instances') {
+        const status = phase === 'ready' ? 'READY' : share < 0.3 ? 'CREATING' : 'LOADING'
+        return json([
+          {
+            model_name: model,
+            model_uid: model,
+            model_version: null,
+            model_ability: ['generate', 'chat'],
+            replica: 1,
+            status,
+            instance_created_ts: CREATED
+          }
+        ])
+      }
+      return undefined
+    },
+    generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+  },
+  // OpenVINO Model Server (server.cpp): REST starts before the servable manager, to answer liveness; its list
+  // names the configured model, /v2/models/{m}/ready says 503 until the model is AVAILABLE.
+  ovms: {
+    opensAt: 0,
+    reply(path, phase, model) {
+      const ready = phase === 'ready'
+      if (path === '/v2/health/live') return empty(200)
+      if (path === '/v2/health/ready') return empty(ready ? 200 : 503)
+      if (path === '/v3/models' || path === '/v3/v1/models' || path === '/v1/models')
+        return json({ data: [{ id: model, object: 'model', created: CREATED, owned_by: 'OVMS' }], object: 'list' })
+      const m = /^\/v2\/models\/([^/]+)(\/ready)?$/.exec(path)
+      if (m === null) return undefined
+      if (decodeURIComponent(m[1]) !== model) return json({ error: 'Model with requested name is not found' }, 404)
+      if (!ready) return json({ error: 'Model with requested version is not loaded yet' }, 503)
+      return m[2] ? empty(200) : json({ name: model, versions: ['1'], platform: 'OpenVINO', inputs: [], outputs: [] })
+    },
+    generate(path, phase, model, request, fails, share) {
+      const openAiPath = path.replace(/^\/v3(?=\/)/, '').replace(/^\/(?=(?:chat\/)?completions$)/, '/v1/')
+      return openAiGenerate(OPENAI_FAILED, openaiUnknown)(openAiPath, phase, model, request, fails, share)
+    }
+  },
+  // Ray Serve's proxy (proxy_router.py): 503 "Route table is not populated yet.", then /-/healthz 503 "No replicas
+  // are available yet." while the app's routes are not found, then the ingress's list.
+  'ray-serve': {
+    opensAt: 0,
+    reply(path, phase, model, share = 1) {
+      const text = (status: number, body: string): Reply => ({ status, body, type: 'text/plain' })
+      if (phase === 'loading' && share < 0.4) return text(503, 'Route table is not populated yet.')
+      if (path === '/-/healthz')
+        return phase === 'ready' ? text(200, 'success') : text(503, 'No replicas are available yet.')
+      if (path === '/-/routes') return json(phase === 'ready' ? { '/': 'llm_app' } : {})
+      if (phase === 'loading')
+        return text(404, `Path '${path}' not found. Ping http://127.0.0.1:8000/-/routes for available routes.`)
+      if (path === '/v1/models') return openAiList(model, 'organization-owner')
+      return undefined
+    },
+    generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+  },
+  // production-stack's router (main_router.py, service_discovery.py) in static discovery: its /health and its list
+  // at once, whatever its backend does; a generation reaches the backend only once that serves (the router's error
+  // for an unreachable backend is not read: any answer that is no completion keeps the gate waiting).
+  'production-stack': {
+    opensAt: 0,
+    reply(path, _phase, model) {
+      if (path === '/health') return json({ status: 'healthy' })
+      if (path === '/v1/models') return openAiList(model, 'vllm')
+      if (path === '/engines') return json([])
+      return undefined
+    },
+    generate(path, phase, model, request, fails, share) {
+      if (phase === 'loading' && OPENAI_ROUTES.has(path))
+        return json({ error: 'Failed to reach the serving engine' }, 503)
+      return openAiGenerate(VLLM_DEAD, vllmUnknown)(path, phase, model, request, fails, share)
+    }
+  },
+  // Aphrodite (a vLLM fork; port 2242): vLLM's answers, its own owned_by.
+  aphrodite: {
+    opensAt: 1,
+    reply: (path, _phase, model) =>
+      path === '/health' || path === '/ping'
+        ? empty(200)
+        : path === '/v1/models'
+          ? openAiList(model, 'pygmalionai', { max_model_len: 32768 })
+          : undefined,
+    generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
+  },
+  // KTransformers: `kt run` execs SGLang's server, which answers as SGLang's does.
+  ktransformers: {
+    opensAt: 0.9,
+    reply: (path: string, phase: Phase, model: string): Reply | undefined =>
+      SIMULATED_ENGINES.sglang.reply(path, phase, model),
+    generate: (
+      path: string,
+      phase: Phase,
+      model: string,
+      request: Record<string, unknown>,
+      fails: boolean
+    ): Reply | undefined => SIMULATED_ENGINES.sglang.generate(path, phase, model, request, fails)
   },
   // A generic OpenAI-compatible server: refused, then 503 "Loading model" everywhere, then the list.
   openai: {

@@ -36,9 +36,10 @@ export function answerRequests(
           options.pace ?? DEFAULT_PACE,
           options.generationFails === true
         )
+      const share = Math.min(1, Math.max(0, 1 - (readyAt - Date.now()) / Math.max(1, options.loadMs)))
       const reply =
-        (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true)) ??
-        engine.reply(path, phase, options.model) ??
+        (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true, share)) ??
+        engine.reply(path, phase, options.model, share) ??
         engine.notFound ??
         json({ detail: 'Not Found' }, 404)
       send(reply)
@@ -46,7 +47,7 @@ export function answerRequests(
     const send = (reply: Reply): void => {
       const body =
         reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
-      res.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {})
+      res.writeHead(reply.status, { ...reply.headers, ...(reply.type ? { 'content-type': reply.type } : {}) })
       res.end(body)
     }
     if (req.method !== 'POST') return answer()

@@ -1,9 +1,10 @@
 /** One endpoint's wait: its probes, its engine's readiness route, `load`, and its generation check. */
-import { createGenerator } from './generation-check.js'
-import { listsAsRouter, SERVES_ONE_MODEL } from '../engines/readiness.js'
+import { createGenerator, type Generator } from './generation-check.js'
+import { generationRoute } from '../engines/model-lists.js'
+import { listsAsRouter, READY_NEEDS_GENERATION, SERVES_ONE_MODEL } from '../engines/readiness.js'
 import { engineReadiness } from './engine-readiness.js'
-import { engineOfModelList } from '../engines/log-markers.js'
-import type { Engine } from '../engines/index.js'
+import { engineOfAnswer, engineOfModelList } from '../engines/log-markers.js'
+import { type Engine, ENGINES } from '../engines/index.js'
 import { loadRequest } from '../engines/load.js'
 import { loadAskedText, partialMatchText, wakeAskedText } from '../report/lifecycle-report.js'
 import { createHttpClient, createProber, type ProbeResult } from '../http/probe.js'
@@ -30,7 +31,17 @@ export async function waitForEndpoint(
   const waitStart = deps.startedAt ?? clock.now()
   const leftMs = (): number => waitStart + settings.timeoutMs - clock.now()
   const prober = createProber({ url, headers: settings.headers, ...tls })
-  const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls })
+  const generatorFor = (g: NonNullable<Target['generation']>): Generator =>
+    createGenerator({ ...g, headers: settings.headers, clock, ...tls })
+  const generator = generation && generatorFor(generation)
+  // an engine that only a generation proves ready (a router) is asked for one without `probe-generation`
+  let implied: Generator | undefined
+  const generatorNow = (): Generator | undefined => {
+    const engine = engineOf()
+    if (generator !== undefined || engine === undefined || !READY_NEEDS_GENERATION[engine]) return generator
+    const found = generationRoute(url)
+    return found === undefined ? undefined : (implied ??= generatorFor(found))
+  }
   // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
   // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
   let listed: Engine | undefined
@@ -45,7 +56,7 @@ export async function waitForEndpoint(
     // One look at each answer until its list names the engine (a list that never does is read once a probe)
     if (result.kind === 'http') router ||= listsAsRouter(result.json)
     if (result.kind === 'http' && listed === undefined) {
-      listed = engineOfModelList(result.json)
+      listed = engineOfModelList(result.json) ?? engineOfAnswer(result.body)
       // and the first list to name it names it for the startup phases too, when the log has not
       if (listed !== undefined && profile.engine === undefined) {
         const lines = profile.models(result.json)
@@ -63,7 +74,7 @@ export async function waitForEndpoint(
     pace: server.pace,
     probeGapMs: settings.probeGapMs,
     load: settings.load,
-    label: (engine) => profile.label ?? engine ?? 'the engine',
+    label: (engine) => profile.label ?? (engine === undefined ? 'the engine' : ENGINES[engine].label),
     debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
     leftMs,
     wokeUp: (label, wakeUrl) => deps.log(`${prefix}${wakeAskedText(label, wakeUrl)}`)
@@ -89,7 +100,8 @@ export async function waitForEndpoint(
       { ...settings, expect: expectation(settings), once: deps.once },
       {
         probe,
-        generate: generator ? generator.generate : undefined,
+        generate: (modelId, timeoutMs, signal) =>
+          generatorNow()?.generate(modelId, timeoutMs, signal) ?? Promise.resolve(undefined),
         engineReady: (modelId, timeoutMs, signal) =>
           readiness.check(engineOf(), modelId ?? settings.model, timeoutMs, signal),
         servesOneModel: () => {
@@ -119,6 +131,6 @@ export async function waitForEndpoint(
       deps.warn(`${prefix}${partialMatchText(settings.model, matched.modelId)}`, 'model-match')
     return { ...outcome, url, engine: engineOf() }
   } finally {
-    await Promise.all([prober.close(), generator?.close(), readiness.close(), loader?.close()])
+    await Promise.all([prober.close(), generator?.close(), implied?.close(), readiness.close(), loader?.close()])
   }
 }

@@ -134,7 +134,7 @@ export function engineReadiness(o: EngineReadinessOptions): EngineReadiness {
     // 401, 403 and TLS errors end the wait as they do on the model list
     if (base.state === 'fatal') return { assessment: base, request, latencyMs }
     const status = result.kind === 'http' ? result.status : undefined
-    const ready = status !== undefined && result.kind === 'http' && saysReady(c.ready, status, result.json)
+    const ready = status !== undefined && result.kind === 'http' && saysReady(c.ready, status, result.json, model)
     const key = url.href
     if (status !== undefined && saidReady.has(key) && c.deadAfterReady?.includes(status)) {
       const answer = { ...base.answer, state: 'fatal' as const, engineDead: { request, by: 'health' as const, status } }

@@ -35,8 +35,8 @@ export interface WaitDeps extends Partial<Pick<ServerWait, 'readyLine' | 'logLin
   loadFailure?(timeoutMs: number, signal?: AbortSignal): Promise<Assessment | undefined>
   /** Whether a failed generation's answer is the engine's own dead-engine error (three in a row: `engine-dead`). */
   deadGeneration?(answer: Assessment): boolean
-  /** With `probe-generation`: asked once the model is listed; ready only when it generates. */
-  generate?(modelId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck>
+  /** With `probe-generation` (or an engine only a generation proves): asked once listed; undefined: none asked. */
+  generate?(modelId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck | undefined>
   /** Ended when the wait must end at once: it also cuts short a sleep or a request. */
   halter?: Halter<Halt>
   /** While connections are refused, wakes the loop as soon as the port opens. */
@@ -138,14 +138,16 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
       costMs = clock.now() - generationSentAt
       if ((halt = halted())) return finish(halt.reason, halt)
       // Likewise a generation request cut short by the deadline: the failure before it explains more.
-      if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
+      if (generationBudgetMs < opts.requestTimeoutMs && check?.assessment.state === 'down' && last) {
         return finish(failedBefore ? 'generation-failed' : 'timeout')
       }
-      assessment = withGeneration(assessment, check)
-      if (check.assessment.state === 'ready') generationMs = check.latencyMs
-      else generationFailed = assessment.state !== 'fatal'
-      const dead = check.assessment.state !== 'ready' && (deps.deadGeneration?.(check.assessment) ?? false)
-      assessment = deadStreak.see(assessment, dead, check.request)
+      if (check !== undefined) {
+        assessment = withGeneration(assessment, check)
+        if (check.assessment.state === 'ready') generationMs = check.latencyMs
+        else generationFailed = assessment.state !== 'fatal'
+        const dead = check.assessment.state !== 'ready' && (deps.deadGeneration?.(check.assessment) ?? false)
+        assessment = deadStreak.see(assessment, dead, check.request)
+      }
     }
     if (assessment.state === 'waiting' && probed.answered && deps.loadFailure) {
       const failed = await deps.loadFailure(

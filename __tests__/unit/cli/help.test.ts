@@ -11,7 +11,10 @@ it.each([
   ['check', checkHelpText()]
 ])('the %s help lists every engine the engine input accepts, llama.cpp before Ollama as the README does', (_, help) => {
   const listed = /: (auto, .*) \(default: auto\)$/.exec(row(help, '--engine NAME'))?.[1]
-  expect(listed).toBe('auto, vllm, sglang, tgi, llama.cpp, ollama, triton, nim, localai or kserve')
+  expect(listed).toBe(
+    'auto, vllm, sglang, tgi, llama.cpp, ollama, triton, nim, localai, kserve, dynamo, trtllm, lmdeploy, mistralrs, ' +
+      'xinference, ovms, ray-serve, production-stack, aphrodite or ktransformers'
+  )
   expect(listed?.split(/, | or /).sort()).toEqual(['auto', ...ENGINE_NAMES.map(spelled)].sort())
 })
 

@@ -12,11 +12,20 @@ import { SIMULATED_ENGINES } from '../../../src/simulator/engines.js'
 const root = new URL('../../../', import.meta.url)
 const text = (path: string): string => readFileSync(new URL(path, root), 'utf8')
 const knowsReadyLine = (engine: Engine): boolean => ENGINES[engine].log.ready !== NO_LINE
-const ENGINE_FILES = readdirSync(new URL('src/engines/', root)).filter((f) => /^[a-z]+\.ts$/.test(f))
+const ENGINE_FILES = readdirSync(new URL('src/engines/', root)).filter((f) => /^[a-z][a-z-]*\.ts$/.test(f))
 
 describe('the engine records', () => {
   it('are one file each, named for the engine, each listed once in the index', () => {
-    const mechanisms = ['index', 'load', 'match', 'readiness', 'streams'].map((f) => `${f}.ts`)
+    const mechanisms = [
+      'index',
+      'load',
+      'match',
+      'readiness',
+      'streams',
+      'engine-record',
+      'log-markers',
+      'model-lists'
+    ].map((f) => `${f}.ts`)
     expect(ENGINE_FILES.filter((f) => !mechanisms.includes(f)).sort()).toEqual(
       ENGINE_NAMES.map((e) => `${e}.ts`).sort()
     )
