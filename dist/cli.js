@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8465);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(345);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16565,7 +16565,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8465:
+/***/ 345:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17425,6 +17425,349 @@ const vllm = {
     ]
 };
 
+;// CONCATENATED MODULE: ./src/engines/dynamo.ts
+/** NVIDIA Dynamo's frontend: its model list runs ahead of its workers; its per-model ready route does not. */
+
+const dynamo = {
+    name: 'dynamo',
+    label: 'NVIDIA Dynamo',
+    log: {
+        // tracing's target: `dynamo_llm::http::service::service_v2: Starting HTTP(S) service protocol="HTTP" \u2026`
+        signature: /\bdynamo_(?:llm|runtime)::/,
+        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
+        // the frontend's own start-up ends here; its workers register later, which only its ready route tells
+        ready: /Starting HTTP\(S\) service|Starting HTTP service on/,
+        phases: [],
+        // its workers are vLLM, SGLang or TensorRT-LLM processes: PyTorch's and NCCL's words
+        fatal: TORCH_FATAL
+    },
+    // ModelListing{id, object: "object" (sic), created, owned_by: "nvidia"}: `object` is not required to be "model"
+    ownedBy: 'nvidia',
+    modelLists: ['openai'],
+    readiness: [
+        // ModelReadiness{model, ready, reason?, namespaces}: computed as the serving gate is (prefill and decode
+        // workers both present). A build without the route answers 404, and its /health decides.
+        readinessRoute({
+            path: '/v1/models/{model}/ready',
+            withoutModel: '/health',
+            ready: { statuses: [200, 404], readyOnlyAt: { field: 'ready', values: [true] } },
+            because: 'Dynamo lists a model before a worker can serve it; its own tests gate on /v1/models/{model}/ready'
+        }),
+        // newer: 503 "not_ready" during the initial discovery, then 200 "healthy"; older builds: 200 with "status":
+        // "unhealthy" ("No endpoints available") until a worker registered, so the body's status decides
+        readinessRoute({
+            path: '/health',
+            ready: { statuses: [200, 404], readyOnlyAt: { field: 'status', values: ['healthy'] } },
+            because: 'an older Dynamo\'s /health says 200 with "status": "unhealthy" until a worker registers'
+        })
+    ],
+    // the frontend discovers models as workers register
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'ai-dynamo/dynamo@0ab2b3f5:lib/llm/src/http/service/health.rs (/health not_ready, then healthy; /live)',
+        'ai-dynamo/dynamo:lib/llm/src/discovery/model.rs (ModelReadiness; a stored copy, version not dated)',
+        'ai-dynamo/dynamo:lib/llm/src/http/service/openai.rs (ListModelOpenAI, object "object", owned_by "nvidia"; a stored copy, version not dated)',
+        'https://github.com/ai-dynamo/dynamo/issues/10732, /issues/11855, /issues/14686 (listed before servable)',
+        'https://docs.nvidia.com/dynamo/latest/guides/health_check.html (older /health: 200 "unhealthy")',
+        'https://github.com/ai-dynamo/dynamo/pull/532 (older `Starting HTTP service on:` line)',
+        '__tests__/fixtures/logs/dynamo-0ab2b3f5.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/trtllm.ts
+/** TensorRT-LLM's `trtllm-serve`: refused while it builds its engine, then ready only when it generates. */
+
+const trtllm = {
+    name: 'trtllm',
+    label: 'TensorRT-LLM',
+    log: {
+        // no line of its own marks its start-up in the source read (uvicorn's only)
+        ...UNKNOWN_LOG,
+        fatal: [...UNKNOWN_LOG.fatal, failure(/Health check detected fatal engine error, initiating server shutdown/)]
+    },
+    ownedBy: 'tensorrt_llm',
+    modelLists: ['openai'],
+    // launch_server binds its socket and builds the engine before it listens: refused, like a dead server, while its
+    // process lives (a pending change answers 503 with `x-trtllm-server-state: starting` instead; both are waited on).
+    readiness: [
+        // a chat "hi" with max_completion_tokens=1: 200 "Generation health check OK", or 500; one at a time, paced
+        readinessRoute({
+            path: '/health_generate',
+            minGapMs: 1_000,
+            oneAtATime: true,
+            because: "trtllm-serve's own readiness is a one-token generation (/health_generate)"
+        }),
+        // 503 "LLM is unavailable. Please check the server logs for more details." on a fatal executor error, after
+        // which it sends itself SIGINT
+        readinessRoute({
+            path: '/health',
+            ready: { statuses: [200, 404] },
+            deadAfterReady: [503],
+            because: "trtllm-serve's /health turns 503 on a fatal executor error"
+        })
+    ],
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'NVIDIA/TensorRT-LLM:tensorrt_llm/commands/serve.py (launch_server: bind, build, then serve; a stored copy, version not dated)',
+        'NVIDIA/TensorRT-LLM:tensorrt_llm/serve/openai_server.py (health, health_generate, get_model; a stored copy, version not dated)',
+        'NVIDIA/TensorRT-LLM:tensorrt_llm/serve/openai_protocol.py (ModelCard owned_by "tensorrt_llm")',
+        'NVIDIA/TensorRT-LLM@e6c89c08:tensorrt_llm/serve/readiness.py (pending: 503 with x-trtllm-server-state: starting)',
+        'NVIDIA/TensorRT-LLM@000d7718:docs/source/commands/trtllm-serve.rst (the documented endpoints)'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/lmdeploy.ts
+/** LMDeploy's `api_server`: its /health body's status, where a sleeping engine still says 200. */
+
+const lmdeploy = {
+    name: 'lmdeploy',
+    label: 'LMDeploy',
+    log: {
+        // printed three times just before uvicorn.run, once the engine is built (the URL may come in colour codes)
+        signature: /HINT: +Please open \S*http:\/\/\S+ in a browser for detailed api usage/,
+        ready: /HINT: +Please open \S*http:\/\/\S+ in a browser for detailed api usage/,
+        phases: [],
+        fatal: TORCH_FATAL
+    },
+    ownedBy: 'lmdeploy',
+    modelLists: ['openai'],
+    readiness: [
+        // 503 "initializing" until the first probe, 200 "healthy"; 200 also for "sleeping", whose generations get 503
+        // (EngineSleepingMiddleware); 503 "unhealthy". A build without the health monitor says 200 with no status.
+        readinessRoute({
+            path: '/health',
+            ready: { statuses: [200], readyOnlyAt: { field: 'status', values: ['healthy'] } },
+            because: 'a sleeping LMDeploy answers /health 200 with "status": "sleeping" while its generations get 503'
+        })
+    ],
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'InternLM/lmdeploy@1263d5cd:lmdeploy/serve/openai/endpoints/management.py (/health: 200 for healthy and sleeping)',
+        'InternLM/lmdeploy@1263d5cd:lmdeploy/serve/core/health.py (initializing, healthy, unhealthy)',
+        'InternLM/lmdeploy@1263d5cd:lmdeploy/serve/utils/server_utils.py (EngineSleepingMiddleware: 503 while sleeping)',
+        'InternLM/lmdeploy@1263d5cd:lmdeploy/serve/openai/api_server.py (the engine built before uvicorn.run; the HINT line; port 23333)',
+        'InternLM/lmdeploy:lmdeploy/serve/openai/protocol.py (ModelCard owned_by "lmdeploy")',
+        '__tests__/fixtures/logs/lmdeploy-1263d5cd.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/mistralrs.ts
+/** mistral.rs (`mistralrs serve`): binds once its model is loaded; its list says each model's status. */
+
+const mistralrs = {
+    name: 'mistralrs',
+    label: 'mistral.rs',
+    log: {
+        // tracing's targets: `mistralrs_server_core::\u2026`, `mistralrs_core::\u2026`
+        signature: /\bmistralrs(?:_[a-z]+)*::/,
+        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
+        ready: /Server listening on http:\/\//,
+        phases: [{ phase: 'starting server', start: /Model loaded\./ }],
+        fatal: TORCH_FATAL
+    },
+    ownedBy: 'local',
+    // a synthetic `default` entry first, then each model with `status` "loaded", "unloaded" or "reloading"
+    // (model-lists.ts reads both); /health is "OK" unconditionally, so the list alone tells readiness
+    modelLists: ['openai'],
+    readiness: [],
+    // models are unloaded and reloaded at run time (/v1/models/unload, /reload)
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'EricLBuehler/mistral.rs@9e922623:mistralrs-server-core/src/handlers.rs (/health "OK"; /v1/models: default, then status per model)',
+        'EricLBuehler/mistral.rs@9e922623:mistralrs-core/src/lib.rs (loaded, unloaded, reloading)',
+        'EricLBuehler/mistral.rs@9e922623:mistralrs-cli/src/commands/serve.rs (built before bind; `Server listening on`)',
+        'EricLBuehler/mistral.rs@9e922623:mistralrs-server-core/src/mistralrs_for_server_builder.rs (`Model loaded.`)',
+        '__tests__/fixtures/logs/mistralrs-9e922623.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/xinference.ts
+/** Xinference: the server is up before any model is launched; each model's replicas say when they are READY. */
+
+const xinference = {
+    name: 'xinference',
+    label: 'Xinference',
+    log: {
+        signature: /Starting Xinference at endpoint: http:\/\//,
+        // the server's own start-up; a model is launched apart from it (POST /v1/models), which its list tells
+        ready: /Starting Xinference at endpoint: http:\/\//,
+        phases: [],
+        fatal: TORCH_FATAL
+    },
+    ownedBy: 'xinference',
+    // a model is listed only once its actor's load() returned; its replicas' status says the rest
+    modelLists: ['openai'],
+    readiness: [
+        // [{model_name, model_uid, replica, status: CREATING|UPDATING|LOADING|READY|ERROR|\u2026, \u2026}]
+        readinessRoute({
+            path: '/v1/models/instances?model_uid={model}',
+            withoutModel: '/v1/models/instances',
+            ready: { statuses: [200], entryReady: { key: 'model_uid', field: 'status', value: 'READY' } },
+            because: "Xinference's replicas go CREATING, LOADING, then READY; /v1/models/instances says which"
+        })
+    ],
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'xorbitsai/inference@7ecec16b:xinference/api/restful_api.py (the list shape; `Starting Xinference at endpoint`)',
+        'xorbitsai/inference@7ecec16b:xinference/api/routers/models.py (/v1/models, /v1/models/instances)',
+        'xorbitsai/inference@7ecec16b:xinference/core/status_guard.py (InstanceInfo, LaunchStatus)',
+        'xorbitsai/inference@7ecec16b:xinference/core/worker.py (load() before the model is listed)',
+        '__tests__/fixtures/logs/xinference-7ecec16b.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/ovms.ts
+/** OpenVINO Model Server: its REST port answers liveness before its models load; KServe v2's per-model ready. */
+
+const ovms = {
+    name: 'ovms',
+    label: 'OpenVINO Model Server',
+    log: {
+        signature: /Started REST server at|STATUS CHANGE: Version \d+ of model \S+ status change/,
+        // per model: `STATUS CHANGE: Version 1 of model m status change. New status: ( "state": "AVAILABLE", \u2026)`
+        ready: /New status: \( "state": "AVAILABLE"/,
+        phases: [
+            { phase: 'starting server', start: /Started REST server at/ },
+            { phase: 'loading weights', start: /New status: \( "state": "LOADING"/ }
+        ],
+        // logStatus(): a model left LOADING with an error code other than OK failed to load
+        fatal: [failure(/New status: \( "state": "LOADING", "error_code": "(?!OK")/)]
+    },
+    // /v3/models, /v3/v1/models and /v1/models: {"data": [\u2026], "object": "list"}; KServe v2's model metadata too
+    modelLists: ['openai', 'model-status'],
+    readiness: [
+        readinessRoute({
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            because: 'OpenVINO Model Server serves HTTP before its servable manager has loaded the models'
+        })
+    ],
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'openvinotoolkit/model_server@7e4df0c7:src/server.cpp (REST started before the servable manager)',
+        'openvinotoolkit/model_server@7e4df0c7:src/http_rest_api_handler.cpp (/v2/health/ready, /v2/models/{m}/ready, the list)',
+        'openvinotoolkit/model_server@7e4df0c7:src/httpservermodule.cpp (`Started REST server at`)',
+        'openvinotoolkit/model_server@7e4df0c7:src/modelversionstatus.cpp (`STATUS CHANGE: \u2026`)',
+        '__tests__/fixtures/logs/ovms-7e4df0c7.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/ray-serve.ts
+/** Ray Serve LLM: its proxy says 503 until its routes and replicas exist, then its ingress lists the models. */
+
+const rayServe = {
+    name: 'ray-serve',
+    label: 'Ray Serve LLM',
+    // no line of Serve's own marks a deployment ready in the source read
+    log: UNKNOWN_LOG,
+    // its proxy's NO_ROUTES_MESSAGE and NO_REPLICAS_MESSAGE (text/plain 503s), and its 404 for a path not routed yet
+    answerSignature: /^(?:Route table is not populated yet\.|No replicas are available yet\.)$|^Path '[^']*' not found\. Ping http:\/\/\S+\/-\/routes for available routes\./,
+    modelLists: ['openai'],
+    readiness: [
+        // 503 "Route table is not populated yet.", then 503 "No replicas are available yet.", then 200; meanwhile the
+        // app's routes say 404 "Path '\u2026' not found. Ping http://\u2026/-/routes for available routes."
+        readinessRoute({
+            path: '/-/healthz',
+            because: "Ray Serve's proxy says 503 until its route table is populated and its replicas are up"
+        })
+    ],
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'ray-project/ray@fce2fc41:python/ray/llm/_internal/serve/core/ingress/ingress.py (/v1/models from the LLM configs)',
+        'ray-project/ray:python/ray/serve/_private/proxy_router.py (NO_ROUTES_MESSAGE, NO_REPLICAS_MESSAGE; a stored copy, version not dated)'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/production-stack.ts
+/** vLLM's production-stack router: its list and /health are its own, whatever its backends do. */
+
+const productionStack = {
+    name: 'production-stack',
+    label: 'vLLM production-stack router',
+    // uvicorn's lines only
+    log: UNKNOWN_LOG,
+    modelLists: ['openai'],
+    // /health is 200 once its discovery and scraper threads run; in static discovery /v1/models lists the configured
+    // models without asking any backend: only a generation routed to a backend proves the model serves
+    readiness: [],
+    readyNeedsGeneration: true,
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'vllm-project/production-stack@a6c01db0:src/vllm_router/routers/main_router.py (/health: the router only)',
+        'vllm-project/production-stack@a6c01db0:src/vllm_router/service_discovery.py (static: models listed without the backend)'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/aphrodite.ts
+/** Aphrodite (a vLLM fork, port 2242): vLLM's readiness, its own lines. */
+
+const aphrodite = {
+    name: 'aphrodite',
+    label: 'Aphrodite',
+    log: {
+        signature: /Starting Aphrodite server on /,
+        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? /,
+        ready: /Application startup complete/,
+        phases: [{ phase: 'starting server', start: /Starting Aphrodite server on / }],
+        fatal: TORCH_FATAL
+    },
+    ownedBy: 'pygmalionai',
+    modelLists: ['openai'],
+    readiness: [
+        // 200, or 503 on EngineDeadError, as vLLM's
+        readinessRoute({
+            path: '/health',
+            ready: { statuses: [200, 404] },
+            deadAfterReady: [500, 503],
+            because: "Aphrodite's /health turns 503 when its engine dies, while /v1/models keeps listing the model"
+        })
+    ],
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'aphrodite-engine/aphrodite-engine@b42eeec2:aphrodite/entrypoints/openai/cli_args.py (port 2242)',
+        'aphrodite-engine/aphrodite-engine@b42eeec2:aphrodite/entrypoints/openai/api_server.py (`Starting Aphrodite server on %s`)',
+        'aphrodite-engine/aphrodite-engine@b42eeec2:aphrodite/entrypoints/serve/instrumentator/health.py (/health 503 on EngineDeadError)',
+        'aphrodite-engine/aphrodite-engine:aphrodite/endpoints/openai/protocol.py (ModelCard owned_by "pygmalionai")',
+        '__tests__/fixtures/logs/aphrodite-b42eeec2.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/ktransformers.ts
+/** KTransformers: `kt run` execs SGLang's server, so it answers and prints as SGLang does. */
+
+
+const ktransformers = {
+    ...sglang,
+    name: 'ktransformers',
+    label: 'KTransformers',
+    // its lines are SGLang's, which name SGLang (the same readiness): none is its own
+    log: UNKNOWN_LOG,
+    ownedBy: undefined,
+    sources: [
+        'kvcache-ai/ktransformers@95009ea6:kt-kernel/python/cli/commands/run.py (L636: launches sglang.launch_server)',
+        'kvcache-ai/ktransformers@95009ea6:README.md ("Integrating into SGLang")',
+        ...sglang.sources
+    ]
+};
+
 ;// CONCATENATED MODULE: ./src/engines/index.ts
 
 
@@ -17435,13 +17778,56 @@ const vllm = {
 
 
 
+
+
+
+
+
+
+
+
+
+
 /** In the order the `engine` input lists them. */
-const RECORDS = [vllm, sglang, tgi, ollama, llamacpp, triton, nim, localai, kserve];
+const RECORDS = [
+    vllm,
+    sglang,
+    tgi,
+    ollama,
+    llamacpp,
+    triton,
+    nim,
+    localai,
+    kserve,
+    dynamo,
+    trtllm,
+    lmdeploy,
+    mistralrs,
+    xinference,
+    ovms,
+    rayServe,
+    productionStack,
+    aphrodite,
+    ktransformers
+];
 const ENGINE_RECORDS = RECORDS;
 const ENGINE_NAMES = RECORDS.map((r) => r.name);
 const ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r]));
 /** Ollama before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own. */
-const LOG_DETECTION_ORDER = ['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton'];
+const LOG_DETECTION_ORDER = [
+    'vllm',
+    'sglang',
+    'tgi',
+    'ollama',
+    'llamacpp',
+    'triton',
+    'dynamo',
+    'lmdeploy',
+    'mistralrs',
+    'xinference',
+    'ovms',
+    'aphrodite'
+];
 const engineInputName = (engine) => ENGINES[engine].inputName ?? engine;
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
@@ -18945,6 +19331,11 @@ function engineOfModelList(json) {
             return found.name;
     }
     return undefined;
+}
+/** The engine an answer's own words name (Ray Serve's proxy refusals), before any list does; bounded text only. */
+function engineOfAnswer(body) {
+    const head = body.slice(0, 1000);
+    return ENGINE_RECORDS.find((r) => r.answerSignature?.test(head) === true)?.name;
 }
 /** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
 function stampOf(log, line) {
@@ -20820,8 +21211,14 @@ function openAiLoading(entry) {
     const state = str(entry.state);
     if (state !== undefined && state !== 'loaded')
         return `state "${state}"`;
+    // mistral.rs: `status` "loaded", "unloaded" or "reloading" (only its own words: another's status says nothing)
+    const status = str(entry.status);
+    if (status === 'unloaded' || status === 'reloading')
+        return `status "${status}"`;
     return undefined;
 }
+/** mistral.rs lists a synthetic `default` entry (no status) beside its models, which carry one: not a model. */
+const isSyntheticDefault = (entry, all) => entry.id === 'default' && entry.status == null && all.some((e) => typeof e.status === 'string');
 /** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
 const openAiUnloaded = (entry) => (model_lists_isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded';
 const MODEL_LIST_SHAPES = [
@@ -20832,9 +21229,10 @@ const MODEL_LIST_SHAPES = [
             // Ollama's /v1/models says `"data": null` when nothing is pulled yet.
             if (body.data === null && body.object === 'list')
                 return [];
-            return objects(body.data)?.flatMap((e) => {
+            const entries = objects(body.data);
+            return entries?.flatMap((e) => {
                 const id = str(e.id);
-                if (id === undefined)
+                if (id === undefined || isSyntheticDefault(e, entries))
                     return [];
                 const loading = openAiLoading(e);
                 return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }];
@@ -21197,6 +21595,7 @@ function createGenerator({ base, route, headers, clock, caCert, insecureTls, sec
 ;// CONCATENATED MODULE: ./src/engines/readiness.ts
 
 
+
 /** The failed load in a Triton repository index, of `model` (any version), or of any model without one. */
 function loadFailureIn(json, model) {
     if (!Array.isArray(json))
@@ -21220,6 +21619,8 @@ const ENGINE_READINESS = byEngine((r) => r.readiness);
 const ENGINE_LOAD_FAILURES = byEngine((r) => r.loadFailure);
 /** Three in a row end the wait (`reason=engine-dead`). */
 const DEAD_ENGINE_ANSWERS = byEngine((r) => r.deadAnswer);
+/** Engines that only a real generation proves ready: a generation is asked for whatever `probe-generation` says. */
+const READY_NEEDS_GENERATION = byEngine((r) => r.readyNeedsGeneration === true);
 /** llama.cpp's router mode, which loads other models when asked, aside (`listsAsRouter`). */
 const SERVES_ONE_MODEL = byEngine((r) => r.servesOneModel);
 /** How many dead-engine answers in a row end the wait: one could be a single request's failure. */
@@ -21230,7 +21631,7 @@ function listsAsRouter(json) {
     return Array.isArray(data) && data.some((e) => typeof e?.status === 'object');
 }
 /** What precedes these is the server's base (a proxy prefix is kept). */
-const LIST_PATH = /\/(v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps|v2\/health\/ready|v2\/models\/[^/]+(\/ready)?)\/?$/;
+const LIST_PATH = /\/(v3\/(v1\/)?models|v1\/models(\/[^/]*)?|models|info|api\/tags|api\/ps|v2\/health\/ready|v2\/models\/[^/]+(\/ready)?)\/?$/;
 function serverBase(url) {
     const m = LIST_PATH.exec(url.pathname);
     return `${url.origin}${m ? url.pathname.slice(0, m.index) : ''}`;
@@ -21239,13 +21640,23 @@ function readinessCheckUrl(check, url, model) {
     const path = model === undefined ? (check.withoutModel ?? check.path) : check.path.replace('{model}', encodeURIComponent(model));
     return new URL(`${serverBase(url)}${path}`);
 }
-function saysReady(ready, status, json) {
+function saysReady(ready, status, json, model) {
     if (!ready.statuses.includes(status))
         return false;
-    const not = ready.notReadyWhen;
-    if (not === undefined || json === null || typeof json !== 'object')
+    const entry = ready.entryReady;
+    if (entry !== undefined) {
+        const entries = Array.isArray(json) ? json.filter(model_lists_isObject) : [];
+        // without a model, every entry (and at least one) must say so
+        const own = model === undefined ? entries : entries.filter((e) => e[entry.key] === model);
+        if (own.length === 0 || own.some((e) => e[entry.field] !== entry.value))
+            return false;
+    }
+    if (!model_lists_isObject(json))
         return true;
-    return json[not.field] !== not.value;
+    const { notReadyWhen: not, readyOnlyAt: only } = ready;
+    if (not !== undefined && json[not.field] === not.value)
+        return false;
+    return only === undefined || !(only.field in json) || only.values.includes(json[only.field]);
 }
 
 ;// CONCATENATED MODULE: ./src/wait/schedule.ts
@@ -21350,7 +21761,7 @@ function engineReadiness(o) {
         if (base.state === 'fatal')
             return { assessment: base, request, latencyMs };
         const status = result.kind === 'http' ? result.status : undefined;
-        const ready = status !== undefined && result.kind === 'http' && saysReady(c.ready, status, result.json);
+        const ready = status !== undefined && result.kind === 'http' && saysReady(c.ready, status, result.json, model);
         const key = url.href;
         if (status !== undefined && saidReady.has(key) && c.deadAfterReady?.includes(status)) {
             const answer = { ...base.answer, state: 'fatal', engineDead: { request, by: 'health', status } };
@@ -21587,16 +21998,18 @@ async function waitForModel(opts, deps) {
             if ((halt = halted()))
                 return finish(halt.reason, halt);
             // Likewise a generation request cut short by the deadline: the failure before it explains more.
-            if (generationBudgetMs < opts.requestTimeoutMs && check.assessment.state === 'down' && last) {
+            if (generationBudgetMs < opts.requestTimeoutMs && check?.assessment.state === 'down' && last) {
                 return finish(failedBefore ? 'generation-failed' : 'timeout');
             }
-            assessment = withGeneration(assessment, check);
-            if (check.assessment.state === 'ready')
-                generationMs = check.latencyMs;
-            else
-                generationFailed = assessment.state !== 'fatal';
-            const dead = check.assessment.state !== 'ready' && (deps.deadGeneration?.(check.assessment) ?? false);
-            assessment = deadStreak.see(assessment, dead, check.request);
+            if (check !== undefined) {
+                assessment = withGeneration(assessment, check);
+                if (check.assessment.state === 'ready')
+                    generationMs = check.latencyMs;
+                else
+                    generationFailed = assessment.state !== 'fatal';
+                const dead = check.assessment.state !== 'ready' && (deps.deadGeneration?.(check.assessment) ?? false);
+                assessment = deadStreak.see(assessment, dead, check.request);
+            }
         }
         if (assessment.state === 'waiting' && probed.answered && deps.loadFailure) {
             const failed = await deps.loadFailure(Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now())), signal);
@@ -21729,6 +22142,8 @@ function withGeneration(listed, check) {
 
 
 
+
+
 /** One endpoint's wait, its HTTP clients closed however it ends. */
 async function waitForEndpoint({ url, generation }, server, { halter, prefix, settled }) {
     const { settings, deps, log, profile } = server;
@@ -21741,7 +22156,17 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
     const waitStart = deps.startedAt ?? clock.now();
     const leftMs = () => waitStart + settings.timeoutMs - clock.now();
     const prober = createProber({ url, headers: settings.headers, ...tls });
-    const generator = generation && createGenerator({ ...generation, headers: settings.headers, clock, ...tls });
+    const generatorFor = (g) => createGenerator({ ...g, headers: settings.headers, clock, ...tls });
+    const generator = generation && generatorFor(generation);
+    // an engine that only a generation proves ready (a router) is asked for one without `probe-generation`
+    let implied;
+    const generatorNow = () => {
+        const engine = engineOf();
+        if (generator !== undefined || engine === undefined || !READY_NEEDS_GENERATION[engine])
+            return generator;
+        const found = generationRoute(url);
+        return found === undefined ? undefined : (implied ??= generatorFor(found));
+    };
     // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
     // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
     let listed;
@@ -21756,7 +22181,7 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
         if (result.kind === 'http')
             router ||= listsAsRouter(result.json);
         if (result.kind === 'http' && listed === undefined) {
-            listed = engineOfModelList(result.json);
+            listed = engineOfModelList(result.json) ?? engineOfAnswer(result.body);
             // and the first list to name it names it for the startup phases too, when the log has not
             if (listed !== undefined && profile.engine === undefined) {
                 const lines = profile.models(result.json);
@@ -21775,7 +22200,7 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
         pace: server.pace,
         probeGapMs: settings.probeGapMs,
         load: settings.load,
-        label: (engine) => profile.label ?? engine ?? 'the engine',
+        label: (engine) => profile.label ?? (engine === undefined ? 'the engine' : ENGINES[engine].label),
         debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
         leftMs,
         wokeUp: (label, wakeUrl) => deps.log(`${prefix}${wakeAskedText(label, wakeUrl)}`)
@@ -21796,7 +22221,7 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
     try {
         const outcome = await waitForModel({ ...settings, expect: expectation(settings), once: deps.once }, {
             probe,
-            generate: generator ? generator.generate : undefined,
+            generate: (modelId, timeoutMs, signal) => generatorNow()?.generate(modelId, timeoutMs, signal) ?? Promise.resolve(undefined),
             engineReady: (modelId, timeoutMs, signal) => readiness.check(engineOf(), modelId ?? settings.model, timeoutMs, signal),
             servesOneModel: () => {
                 const engine = engineOf();
@@ -21827,7 +22252,7 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
         return { ...outcome, url, engine: engineOf() };
     }
     finally {
-        await Promise.all([prober.close(), generator?.close(), readiness.close(), loader?.close()]);
+        await Promise.all([prober.close(), generator?.close(), implied?.close(), readiness.close(), loader?.close()]);
     }
 }
 
@@ -25061,7 +25486,13 @@ const INPUTS = {
         flag: ['TEXT', 'text the response body must contain; /source/flags: a JavaScript regular expression it must match'],
         check: true
     },
-    interval: { default: '5s', flag: ['DURATION', 'the longest time between costly probes (a generation; a model list or health route is asked every 250ms)'] },
+    interval: {
+        default: '5s',
+        flag: [
+            'DURATION',
+            'the longest time between costly probes (a generation; a model list or health route is asked every 250ms)'
+        ]
+    },
     timeout: { default: '15m', flag: ['DURATION', 'give up after this long'], check: true },
     headers: {
         default: '',
@@ -25661,6 +26092,233 @@ const SIMULATED_ENGINES = {
                 : json({ name: model, versions: [], platform: '', inputs: [], outputs: [] });
         }
     },
+    // Dynamo's frontend (lib/llm/src/http/service/health.rs, discovery/model.rs): its initial discovery is done at once
+    // (/health "healthy"), the model is listed as soon as a worker registers, and /v1/models/{model}/ready says false
+    // until prefill and decode workers are both present; meanwhile generate is not routable (issue #11855: 500, 404).
+    dynamo: {
+        opensAt: 0,
+        reply(path, phase, model) {
+            if (path === '/live')
+                return json({ status: 'live' });
+            if (path === '/health')
+                return json({ status: 'healthy', endpoints: [], instances: [] });
+            if (path === '/v1/models')
+                return json({ object: 'list', data: [{ id: model, object: 'object', created: engines_CREATED, owned_by: 'nvidia' }] });
+            const m = /^\/v1\/models\/(.+)\/ready$/.exec(path);
+            if (m === null)
+                return undefined;
+            const ready = phase === 'ready' && decodeURIComponent(m[1]) === model;
+            const missing = ready ? [] : ['decode'];
+            return json({
+                model: decodeURIComponent(m[1]),
+                ready,
+                ...(ready ? {} : { reason: 'missing worker types: decode' }),
+                namespaces: {
+                    dynamo: {
+                        ready,
+                        worker_types: { prefill: { workers: 1, needs: 1 }, decode: { workers: ready ? 1 : 0, needs: 1 } },
+                        present: ready ? ['prefill', 'decode'] : ['prefill'],
+                        missing_worker_types: missing
+                    }
+                }
+            });
+        },
+        generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+    },
+    // An older Dynamo frontend (2025 docs, "Health checks"): no per-model ready route; /health says 200 with
+    // "status": "unhealthy" ("No endpoints available") until a worker registers, while the model is already listed.
+    'dynamo-2025': {
+        opensAt: 0,
+        reply(path, phase, model) {
+            if (path === '/health')
+                return phase === 'ready'
+                    ? json({ status: 'healthy', endpoints: ['dyn://dynamo.backend.generate'] })
+                    : json({ status: 'unhealthy', message: 'No endpoints available' });
+            if (path === '/v1/models')
+                return json({ object: 'list', data: [{ id: model, object: 'object', created: engines_CREATED, owned_by: 'nvidia' }] });
+            return undefined;
+        },
+        generate: openAiGenerate(OPENAI_FAILED, openaiUnknown),
+        notFound: empty(404)
+    },
+    // trtllm-serve (serve.py launch_server): bound but not listening while the engine builds (refused), as released
+    // builds do; then, as the pending readiness.py does, listening with 503 and `x-trtllm-server-state: starting` on
+    // every route until ready.
+    trtllm: {
+        opensAt: 0.5,
+        reply(path, phase, model) {
+            if (phase === 'loading')
+                return {
+                    ...json({ error: { message: 'Server is starting', type: 'ServiceUnavailable', code: 'starting' } }, 503),
+                    headers: { 'x-trtllm-server-state': 'starting', 'retry-after': '1' }
+                };
+            if (path === '/health')
+                return empty(200);
+            if (path === '/health_generate')
+                return { status: 200, body: 'Generation health check OK', type: 'text/plain' };
+            if (path === '/v1/models')
+                return openAiList(model, 'tensorrt_llm');
+            if (path === '/version')
+                return json({ version: '1.2.0' });
+            return undefined;
+        },
+        generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+    },
+    // LMDeploy (management.py, server_utils.py): HTTP opens only once its engine is built; here it is asleep until
+    // the load ends: /health 200 "sleeping" and /is_sleeping true, while its generations get 503.
+    lmdeploy: {
+        opensAt: 0.3,
+        reply(path, phase, model) {
+            if (path === '/health')
+                return json({ status: phase === 'ready' ? 'healthy' : 'sleeping' });
+            if (path === '/is_sleeping')
+                return json({ is_sleeping: phase !== 'ready' });
+            if (path === '/v1/models')
+                return openAiList(model, 'lmdeploy');
+            return undefined;
+        },
+        generate(path, phase, model, request, fails, share) {
+            if (phase === 'loading' && OPENAI_ROUTES.has(path))
+                return json({ error: 'The engine is sleeping, please wake it up first.' }, 503);
+            return openAiGenerate(OPENAI_FAILED, openaiUnknown)(path, phase, model, request, fails, share);
+        }
+    },
+    // mistral.rs (handlers.rs): the synthetic `default` entry, then the model "unloaded" (unloaded at run time),
+    // "reloading", then "loaded"; /health is "OK" throughout.
+    mistralrs: {
+        opensAt: 0,
+        reply(path, phase, model, share = 1) {
+            if (path === '/health')
+                return { status: 200, body: 'OK', type: 'text/plain; charset=utf-8' };
+            if (path !== '/v1/models')
+                return undefined;
+            const status = phase === 'ready' ? 'loaded' : share < 0.6 ? 'unloaded' : 'reloading';
+            const entry = (id, extra) => ({
+                id,
+                object: 'model',
+                created: engines_CREATED,
+                owned_by: 'local',
+                ...extra
+            });
+            return json({ object: 'list', data: [entry('default', { status: null }), entry(model, { status })] });
+        },
+        generate: openAiGenerate(OPENAI_FAILED, openaiUnknown),
+        notFound: empty(404)
+    },
+    // Xinference (worker.py, status_guard.py): up at once; the model is listed once its load() returned, and its
+    // replica goes CREATING, LOADING, READY.
+    xinference: {
+        opensAt: 0,
+        reply(path, phase, model, share = 1) {
+            if (path === '/status')
+                return json({});
+            if (path === '/v1/models') {
+                const listed = share >= 0.8 || phase === 'ready';
+                const data = listed
+                    ? [{ id: model, object: 'model', created: 0, owned_by: 'xinference', model_type: 'LLM' }]
+                    : [];
+                return json({ object: 'list', data });
+            }
+            if (path === '/v1/models/instances') {
+                const status = phase === 'ready' ? 'READY' : share < 0.3 ? 'CREATING' : 'LOADING';
+                return json([
+                    {
+                        model_name: model,
+                        model_uid: model,
+                        model_version: null,
+                        model_ability: ['generate', 'chat'],
+                        replica: 1,
+                        status,
+                        instance_created_ts: engines_CREATED
+                    }
+                ]);
+            }
+            return undefined;
+        },
+        generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+    },
+    // OpenVINO Model Server (server.cpp): REST starts before the servable manager, to answer liveness; its list
+    // names the configured model, /v2/models/{m}/ready says 503 until the model is AVAILABLE.
+    ovms: {
+        opensAt: 0,
+        reply(path, phase, model) {
+            const ready = phase === 'ready';
+            if (path === '/v2/health/live')
+                return empty(200);
+            if (path === '/v2/health/ready')
+                return empty(ready ? 200 : 503);
+            if (path === '/v3/models' || path === '/v3/v1/models' || path === '/v1/models')
+                return json({ data: [{ id: model, object: 'model', created: engines_CREATED, owned_by: 'OVMS' }], object: 'list' });
+            const m = /^\/v2\/models\/([^/]+)(\/ready)?$/.exec(path);
+            if (m === null)
+                return undefined;
+            if (decodeURIComponent(m[1]) !== model)
+                return json({ error: 'Model with requested name is not found' }, 404);
+            if (!ready)
+                return json({ error: 'Model with requested version is not loaded yet' }, 503);
+            return m[2] ? empty(200) : json({ name: model, versions: ['1'], platform: 'OpenVINO', inputs: [], outputs: [] });
+        },
+        generate(path, phase, model, request, fails, share) {
+            const openAiPath = path.replace(/^\/v3(?=\/)/, '').replace(/^\/(?=(?:chat\/)?completions$)/, '/v1/');
+            return openAiGenerate(OPENAI_FAILED, openaiUnknown)(openAiPath, phase, model, request, fails, share);
+        }
+    },
+    // Ray Serve's proxy (proxy_router.py): 503 "Route table is not populated yet.", then /-/healthz 503 "No replicas
+    // are available yet." while the app's routes are not found, then the ingress's list.
+    'ray-serve': {
+        opensAt: 0,
+        reply(path, phase, model, share = 1) {
+            const text = (status, body) => ({ status, body, type: 'text/plain' });
+            if (phase === 'loading' && share < 0.4)
+                return text(503, 'Route table is not populated yet.');
+            if (path === '/-/healthz')
+                return phase === 'ready' ? text(200, 'success') : text(503, 'No replicas are available yet.');
+            if (path === '/-/routes')
+                return json(phase === 'ready' ? { '/': 'llm_app' } : {});
+            if (phase === 'loading')
+                return text(404, `Path '${path}' not found. Ping http://127.0.0.1:8000/-/routes for available routes.`);
+            if (path === '/v1/models')
+                return openAiList(model, 'organization-owner');
+            return undefined;
+        },
+        generate: openAiGenerate(OPENAI_FAILED, openaiUnknown)
+    },
+    // production-stack's router (main_router.py, service_discovery.py) in static discovery: its /health and its list
+    // at once, whatever its backend does; a generation reaches the backend only once that serves (the router's error
+    // for an unreachable backend is not read: any answer that is no completion keeps the gate waiting).
+    'production-stack': {
+        opensAt: 0,
+        reply(path, _phase, model) {
+            if (path === '/health')
+                return json({ status: 'healthy' });
+            if (path === '/v1/models')
+                return openAiList(model, 'vllm');
+            if (path === '/engines')
+                return json([]);
+            return undefined;
+        },
+        generate(path, phase, model, request, fails, share) {
+            if (phase === 'loading' && OPENAI_ROUTES.has(path))
+                return json({ error: 'Failed to reach the serving engine' }, 503);
+            return openAiGenerate(VLLM_DEAD, vllmUnknown)(path, phase, model, request, fails, share);
+        }
+    },
+    // Aphrodite (a vLLM fork; port 2242): vLLM's answers, its own owned_by.
+    aphrodite: {
+        opensAt: 1,
+        reply: (path, _phase, model) => path === '/health' || path === '/ping'
+            ? empty(200)
+            : path === '/v1/models'
+                ? openAiList(model, 'pygmalionai', { max_model_len: 32768 })
+                : undefined,
+        generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
+    },
+    // KTransformers: `kt run` execs SGLang's server, which answers as SGLang's does.
+    ktransformers: {
+        opensAt: 0.9,
+        reply: (path, phase, model) => SIMULATED_ENGINES.sglang.reply(path, phase, model),
+        generate: (path, phase, model, request, fails) => SIMULATED_ENGINES.sglang.generate(path, phase, model, request, fails)
+    },
     // A generic OpenAI-compatible server: refused, then 503 "Loading model" everywhere, then the list.
     openai: {
         opensAt: 0.4,
@@ -25767,6 +26425,7 @@ const osName = (platform) => OS_NAMES[platform.os] ?? platform.os;
 
 
 
+
 const SMOKE_MODES = ['false', 'true', 'fail-on-error'];
 /**
  * Reads every input through `get` (which returns '' for an unset input) and validates it, also against what
@@ -25802,6 +26461,11 @@ function parseSettings(get, platform = currentPlatform(), env = {}) {
     const insecureTls = read.field('insecure-tls', parseBoolean);
     const engineText = read.input('engine').trim().toLowerCase();
     const engine = engineText === 'auto' ? undefined : read.field('engine', () => parseEngine(engineText));
+    // an engine that only a generation proves ready (a router) must be given one it can send, else it would never be
+    if (engine !== undefined && READY_NEEDS_GENERATION[engine] && urls.some((u) => !generationRoute(u) || !request.model))
+        throw new InputError('engine', {
+            problem: `${engine} is ready only once it generates: point "url" at its /v1/models and give "model"`
+        });
     const history = parse_settings_readHistory(read, get);
     return {
         ...FIXED,
@@ -26642,8 +27306,86 @@ const SIMULATED_LOGS = {
     nim: NO_KNOWN_ENGINE,
     localai: NO_KNOWN_ENGINE,
     kserve: NO_KNOWN_ENGINE,
-    openai: NO_KNOWN_ENGINE
+    openai: NO_KNOWN_ENGINE,
+    // the lines of __tests__/fixtures/logs/<engine>-<commit>.log, each from its engine's source
+    dynamo: {
+        stamp: rfc3339Micros,
+        lines: [
+            [
+                0,
+                '{T}  INFO dynamo_llm::http::service::service_v2: Starting HTTP(S) service protocol="HTTP" address="0.0.0.0:8000"'
+            ]
+        ],
+        fatal: [TORCH_OOM]
+    },
+    // before the tracing fields (ai-dynamo/dynamo PR #532)
+    'dynamo-2025': {
+        stamp: rfc3339Micros,
+        lines: [[0, '{T}  INFO dynamo_llm::http::service::service_v2: Starting HTTP service on: 0.0.0.0:8000']],
+        fatal: [TORCH_OOM]
+    },
+    // trtllm-serve, Ray Serve and production-stack: no line of their own was read (uvicorn's, or none)
+    trtllm: NO_KNOWN_ENGINE,
+    'ray-serve': NO_KNOWN_ENGINE,
+    'production-stack': NO_KNOWN_ENGINE,
+    lmdeploy: {
+        stamp: () => '',
+        lines: [
+            [0, 'INFO:     Started server process [1]'],
+            [0.3, 'HINT:    Please open http://0.0.0.0:23333 in a browser for detailed api usage!!!'],
+            [0.3, 'HINT:    Please open http://0.0.0.0:23333 in a browser for detailed api usage!!!'],
+            [0.3, 'HINT:    Please open http://0.0.0.0:23333 in a browser for detailed api usage!!!']
+        ],
+        fatal: [TORCH_OOM]
+    },
+    mistralrs: {
+        stamp: rfc3339Micros,
+        lines: [
+            [0, '{T}  INFO mistralrs_server_core::mistralrs_for_server_builder: Model loaded.'],
+            [0, '{T}  INFO mistralrs_cli::commands::serve: Server listening on http://0.0.0.0:1234']
+        ],
+        fatal: [TORCH_OOM]
+    },
+    xinference: {
+        stamp: () => '',
+        lines: [[0, 'INFO     Starting Xinference at endpoint: http://0.0.0.0:9997']],
+        fatal: [TORCH_OOM]
+    },
+    ovms: {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.Y}-${p.M}-${p.D} ${p.h}:${p.m}:${p.s}.${p.ms}`;
+        },
+        lines: [
+            [0, '[{T}][1][serving][info][httpservermodule.cpp:53] Started REST server at 0.0.0.0:8000'],
+            [0.01, `[{T}][1][modelmanager][info][modelversionstatus.cpp:109] ${ovmsStatus('LOADING', 'OK')}`],
+            [1, `[{T}][1][modelmanager][info][modelversionstatus.cpp:109] ${ovmsStatus('AVAILABLE', 'OK')}`]
+        ],
+        fatal: [`[{T}][1][modelmanager][error][modelversionstatus.cpp:109] ${ovmsStatus('LOADING', 'UNKNOWN')}`]
+    },
+    aphrodite: {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.M}-${p.D} ${p.h}:${p.m}:${p.s}`;
+        },
+        lines: [
+            [0.99, 'INFO {T} api_server.py:583] Starting Aphrodite server on http://0.0.0.0:2242'],
+            [1, 'INFO:     Application startup complete.']
+        ],
+        fatal: [TORCH_OOM]
+    },
+    // `kt run` execs SGLang's server: SGLang's lines
+    get ktransformers() {
+        return SIMULATED_LOGS.sglang;
+    }
 };
+function rfc3339Micros(at) {
+    const p = parts(at);
+    return `${p.Y}-${p.M}-${p.D}T${p.h}:${p.m}:${p.s}.${p.ms}000Z`;
+}
+function ovmsStatus(state, code) {
+    return `STATUS CHANGE: Version 1 of model {M} status change. New status: ( "state": "${state}", "error_code": "${code}" )`;
+}
 /** The line as the engine prints it at `at`, `sinceMs` after its start, for a load of `loadMs`. */
 function logLine(log, text, { model, at, sinceMs, loadMs }) {
     return text
@@ -26768,15 +27510,16 @@ function answerRequests(options, readyAt) {
             const format = request && phase === 'ready' ? streamFormat(options.engine, path, request) : undefined;
             if (format !== undefined && request !== undefined && servesModel(options.engine, request, options.model))
                 return void writeStream(res, format, options.model, request, options.pace ?? DEFAULT_PACE, options.generationFails === true);
-            const reply = (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true)) ??
-                engine.reply(path, phase, options.model) ??
+            const share = Math.min(1, Math.max(0, 1 - (readyAt - Date.now()) / Math.max(1, options.loadMs)));
+            const reply = (request && engine.generate?.(path, phase, options.model, request, options.generationFails === true, share)) ??
+                engine.reply(path, phase, options.model, share) ??
                 engine.notFound ??
                 json({ detail: 'Not Found' }, 404);
             send(reply);
         };
         const send = (reply) => {
             const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-            res.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {});
+            res.writeHead(reply.status, { ...reply.headers, ...(reply.type ? { 'content-type': reply.type } : {}) });
             res.end(body);
         };
         if (req.method !== 'POST')

@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1708:
+/***/ 4456:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17705,6 +17705,349 @@ const vllm = {
     ]
 };
 
+;// CONCATENATED MODULE: ./src/engines/dynamo.ts
+/** NVIDIA Dynamo's frontend: its model list runs ahead of its workers; its per-model ready route does not. */
+
+const dynamo = {
+    name: 'dynamo',
+    label: 'NVIDIA Dynamo',
+    log: {
+        // tracing's target: `dynamo_llm::http::service::service_v2: Starting HTTP(S) service protocol="HTTP" \u2026`
+        signature: /\bdynamo_(?:llm|runtime)::/,
+        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
+        // the frontend's own start-up ends here; its workers register later, which only its ready route tells
+        ready: /Starting HTTP\(S\) service|Starting HTTP service on/,
+        phases: [],
+        // its workers are vLLM, SGLang or TensorRT-LLM processes: PyTorch's and NCCL's words
+        fatal: TORCH_FATAL
+    },
+    // ModelListing{id, object: "object" (sic), created, owned_by: "nvidia"}: `object` is not required to be "model"
+    ownedBy: 'nvidia',
+    modelLists: ['openai'],
+    readiness: [
+        // ModelReadiness{model, ready, reason?, namespaces}: computed as the serving gate is (prefill and decode
+        // workers both present). A build without the route answers 404, and its /health decides.
+        readinessRoute({
+            path: '/v1/models/{model}/ready',
+            withoutModel: '/health',
+            ready: { statuses: [200, 404], readyOnlyAt: { field: 'ready', values: [true] } },
+            because: 'Dynamo lists a model before a worker can serve it; its own tests gate on /v1/models/{model}/ready'
+        }),
+        // newer: 503 "not_ready" during the initial discovery, then 200 "healthy"; older builds: 200 with "status":
+        // "unhealthy" ("No endpoints available") until a worker registered, so the body's status decides
+        readinessRoute({
+            path: '/health',
+            ready: { statuses: [200, 404], readyOnlyAt: { field: 'status', values: ['healthy'] } },
+            because: 'an older Dynamo\'s /health says 200 with "status": "unhealthy" until a worker registers'
+        })
+    ],
+    // the frontend discovers models as workers register
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'ai-dynamo/dynamo@0ab2b3f5:lib/llm/src/http/service/health.rs (/health not_ready, then healthy; /live)',
+        'ai-dynamo/dynamo:lib/llm/src/discovery/model.rs (ModelReadiness; a stored copy, version not dated)',
+        'ai-dynamo/dynamo:lib/llm/src/http/service/openai.rs (ListModelOpenAI, object "object", owned_by "nvidia"; a stored copy, version not dated)',
+        'https://github.com/ai-dynamo/dynamo/issues/10732, /issues/11855, /issues/14686 (listed before servable)',
+        'https://docs.nvidia.com/dynamo/latest/guides/health_check.html (older /health: 200 "unhealthy")',
+        'https://github.com/ai-dynamo/dynamo/pull/532 (older `Starting HTTP service on:` line)',
+        '__tests__/fixtures/logs/dynamo-0ab2b3f5.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/trtllm.ts
+/** TensorRT-LLM's `trtllm-serve`: refused while it builds its engine, then ready only when it generates. */
+
+const trtllm = {
+    name: 'trtllm',
+    label: 'TensorRT-LLM',
+    log: {
+        // no line of its own marks its start-up in the source read (uvicorn's only)
+        ...UNKNOWN_LOG,
+        fatal: [...UNKNOWN_LOG.fatal, failure(/Health check detected fatal engine error, initiating server shutdown/)]
+    },
+    ownedBy: 'tensorrt_llm',
+    modelLists: ['openai'],
+    // launch_server binds its socket and builds the engine before it listens: refused, like a dead server, while its
+    // process lives (a pending change answers 503 with `x-trtllm-server-state: starting` instead; both are waited on).
+    readiness: [
+        // a chat "hi" with max_completion_tokens=1: 200 "Generation health check OK", or 500; one at a time, paced
+        readinessRoute({
+            path: '/health_generate',
+            minGapMs: 1_000,
+            oneAtATime: true,
+            because: "trtllm-serve's own readiness is a one-token generation (/health_generate)"
+        }),
+        // 503 "LLM is unavailable. Please check the server logs for more details." on a fatal executor error, after
+        // which it sends itself SIGINT
+        readinessRoute({
+            path: '/health',
+            ready: { statuses: [200, 404] },
+            deadAfterReady: [503],
+            because: "trtllm-serve's /health turns 503 on a fatal executor error"
+        })
+    ],
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'NVIDIA/TensorRT-LLM:tensorrt_llm/commands/serve.py (launch_server: bind, build, then serve; a stored copy, version not dated)',
+        'NVIDIA/TensorRT-LLM:tensorrt_llm/serve/openai_server.py (health, health_generate, get_model; a stored copy, version not dated)',
+        'NVIDIA/TensorRT-LLM:tensorrt_llm/serve/openai_protocol.py (ModelCard owned_by "tensorrt_llm")',
+        'NVIDIA/TensorRT-LLM@e6c89c08:tensorrt_llm/serve/readiness.py (pending: 503 with x-trtllm-server-state: starting)',
+        'NVIDIA/TensorRT-LLM@000d7718:docs/source/commands/trtllm-serve.rst (the documented endpoints)'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/lmdeploy.ts
+/** LMDeploy's `api_server`: its /health body's status, where a sleeping engine still says 200. */
+
+const lmdeploy = {
+    name: 'lmdeploy',
+    label: 'LMDeploy',
+    log: {
+        // printed three times just before uvicorn.run, once the engine is built (the URL may come in colour codes)
+        signature: /HINT: +Please open \S*http:\/\/\S+ in a browser for detailed api usage/,
+        ready: /HINT: +Please open \S*http:\/\/\S+ in a browser for detailed api usage/,
+        phases: [],
+        fatal: TORCH_FATAL
+    },
+    ownedBy: 'lmdeploy',
+    modelLists: ['openai'],
+    readiness: [
+        // 503 "initializing" until the first probe, 200 "healthy"; 200 also for "sleeping", whose generations get 503
+        // (EngineSleepingMiddleware); 503 "unhealthy". A build without the health monitor says 200 with no status.
+        readinessRoute({
+            path: '/health',
+            ready: { statuses: [200], readyOnlyAt: { field: 'status', values: ['healthy'] } },
+            because: 'a sleeping LMDeploy answers /health 200 with "status": "sleeping" while its generations get 503'
+        })
+    ],
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'InternLM/lmdeploy@1263d5cd:lmdeploy/serve/openai/endpoints/management.py (/health: 200 for healthy and sleeping)',
+        'InternLM/lmdeploy@1263d5cd:lmdeploy/serve/core/health.py (initializing, healthy, unhealthy)',
+        'InternLM/lmdeploy@1263d5cd:lmdeploy/serve/utils/server_utils.py (EngineSleepingMiddleware: 503 while sleeping)',
+        'InternLM/lmdeploy@1263d5cd:lmdeploy/serve/openai/api_server.py (the engine built before uvicorn.run; the HINT line; port 23333)',
+        'InternLM/lmdeploy:lmdeploy/serve/openai/protocol.py (ModelCard owned_by "lmdeploy")',
+        '__tests__/fixtures/logs/lmdeploy-1263d5cd.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/mistralrs.ts
+/** mistral.rs (`mistralrs serve`): binds once its model is loaded; its list says each model's status. */
+
+const mistralrs = {
+    name: 'mistralrs',
+    label: 'mistral.rs',
+    log: {
+        // tracing's targets: `mistralrs_server_core::\u2026`, `mistralrs_core::\u2026`
+        signature: /\bmistralrs(?:_[a-z]+)*::/,
+        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
+        ready: /Server listening on http:\/\//,
+        phases: [{ phase: 'starting server', start: /Model loaded\./ }],
+        fatal: TORCH_FATAL
+    },
+    ownedBy: 'local',
+    // a synthetic `default` entry first, then each model with `status` "loaded", "unloaded" or "reloading"
+    // (model-lists.ts reads both); /health is "OK" unconditionally, so the list alone tells readiness
+    modelLists: ['openai'],
+    readiness: [],
+    // models are unloaded and reloaded at run time (/v1/models/unload, /reload)
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'EricLBuehler/mistral.rs@9e922623:mistralrs-server-core/src/handlers.rs (/health "OK"; /v1/models: default, then status per model)',
+        'EricLBuehler/mistral.rs@9e922623:mistralrs-core/src/lib.rs (loaded, unloaded, reloading)',
+        'EricLBuehler/mistral.rs@9e922623:mistralrs-cli/src/commands/serve.rs (built before bind; `Server listening on`)',
+        'EricLBuehler/mistral.rs@9e922623:mistralrs-server-core/src/mistralrs_for_server_builder.rs (`Model loaded.`)',
+        '__tests__/fixtures/logs/mistralrs-9e922623.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/xinference.ts
+/** Xinference: the server is up before any model is launched; each model's replicas say when they are READY. */
+
+const xinference = {
+    name: 'xinference',
+    label: 'Xinference',
+    log: {
+        signature: /Starting Xinference at endpoint: http:\/\//,
+        // the server's own start-up; a model is launched apart from it (POST /v1/models), which its list tells
+        ready: /Starting Xinference at endpoint: http:\/\//,
+        phases: [],
+        fatal: TORCH_FATAL
+    },
+    ownedBy: 'xinference',
+    // a model is listed only once its actor's load() returned; its replicas' status says the rest
+    modelLists: ['openai'],
+    readiness: [
+        // [{model_name, model_uid, replica, status: CREATING|UPDATING|LOADING|READY|ERROR|\u2026, \u2026}]
+        readinessRoute({
+            path: '/v1/models/instances?model_uid={model}',
+            withoutModel: '/v1/models/instances',
+            ready: { statuses: [200], entryReady: { key: 'model_uid', field: 'status', value: 'READY' } },
+            because: "Xinference's replicas go CREATING, LOADING, then READY; /v1/models/instances says which"
+        })
+    ],
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'xorbitsai/inference@7ecec16b:xinference/api/restful_api.py (the list shape; `Starting Xinference at endpoint`)',
+        'xorbitsai/inference@7ecec16b:xinference/api/routers/models.py (/v1/models, /v1/models/instances)',
+        'xorbitsai/inference@7ecec16b:xinference/core/status_guard.py (InstanceInfo, LaunchStatus)',
+        'xorbitsai/inference@7ecec16b:xinference/core/worker.py (load() before the model is listed)',
+        '__tests__/fixtures/logs/xinference-7ecec16b.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/ovms.ts
+/** OpenVINO Model Server: its REST port answers liveness before its models load; KServe v2's per-model ready. */
+
+const ovms = {
+    name: 'ovms',
+    label: 'OpenVINO Model Server',
+    log: {
+        signature: /Started REST server at|STATUS CHANGE: Version \d+ of model \S+ status change/,
+        // per model: `STATUS CHANGE: Version 1 of model m status change. New status: ( "state": "AVAILABLE", \u2026)`
+        ready: /New status: \( "state": "AVAILABLE"/,
+        phases: [
+            { phase: 'starting server', start: /Started REST server at/ },
+            { phase: 'loading weights', start: /New status: \( "state": "LOADING"/ }
+        ],
+        // logStatus(): a model left LOADING with an error code other than OK failed to load
+        fatal: [failure(/New status: \( "state": "LOADING", "error_code": "(?!OK")/)]
+    },
+    // /v3/models, /v3/v1/models and /v1/models: {"data": [\u2026], "object": "list"}; KServe v2's model metadata too
+    modelLists: ['openai', 'model-status'],
+    readiness: [
+        readinessRoute({
+            path: '/v2/models/{model}/ready',
+            withoutModel: '/v2/health/ready',
+            because: 'OpenVINO Model Server serves HTTP before its servable manager has loaded the models'
+        })
+    ],
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'openvinotoolkit/model_server@7e4df0c7:src/server.cpp (REST started before the servable manager)',
+        'openvinotoolkit/model_server@7e4df0c7:src/http_rest_api_handler.cpp (/v2/health/ready, /v2/models/{m}/ready, the list)',
+        'openvinotoolkit/model_server@7e4df0c7:src/httpservermodule.cpp (`Started REST server at`)',
+        'openvinotoolkit/model_server@7e4df0c7:src/modelversionstatus.cpp (`STATUS CHANGE: \u2026`)',
+        '__tests__/fixtures/logs/ovms-7e4df0c7.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/ray-serve.ts
+/** Ray Serve LLM: its proxy says 503 until its routes and replicas exist, then its ingress lists the models. */
+
+const rayServe = {
+    name: 'ray-serve',
+    label: 'Ray Serve LLM',
+    // no line of Serve's own marks a deployment ready in the source read
+    log: UNKNOWN_LOG,
+    // its proxy's NO_ROUTES_MESSAGE and NO_REPLICAS_MESSAGE (text/plain 503s), and its 404 for a path not routed yet
+    answerSignature: /^(?:Route table is not populated yet\.|No replicas are available yet\.)$|^Path '[^']*' not found\. Ping http:\/\/\S+\/-\/routes for available routes\./,
+    modelLists: ['openai'],
+    readiness: [
+        // 503 "Route table is not populated yet.", then 503 "No replicas are available yet.", then 200; meanwhile the
+        // app's routes say 404 "Path '\u2026' not found. Ping http://\u2026/-/routes for available routes."
+        readinessRoute({
+            path: '/-/healthz',
+            because: "Ray Serve's proxy says 503 until its route table is populated and its replicas are up"
+        })
+    ],
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'ray-project/ray@fce2fc41:python/ray/llm/_internal/serve/core/ingress/ingress.py (/v1/models from the LLM configs)',
+        'ray-project/ray:python/ray/serve/_private/proxy_router.py (NO_ROUTES_MESSAGE, NO_REPLICAS_MESSAGE; a stored copy, version not dated)'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/production-stack.ts
+/** vLLM's production-stack router: its list and /health are its own, whatever its backends do. */
+
+const productionStack = {
+    name: 'production-stack',
+    label: 'vLLM production-stack router',
+    // uvicorn's lines only
+    log: UNKNOWN_LOG,
+    modelLists: ['openai'],
+    // /health is 200 once its discovery and scraper threads run; in static discovery /v1/models lists the configured
+    // models without asking any backend: only a generation routed to a backend proves the model serves
+    readiness: [],
+    readyNeedsGeneration: true,
+    servesOneModel: false,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'vllm-project/production-stack@a6c01db0:src/vllm_router/routers/main_router.py (/health: the router only)',
+        'vllm-project/production-stack@a6c01db0:src/vllm_router/service_discovery.py (static: models listed without the backend)'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/aphrodite.ts
+/** Aphrodite (a vLLM fork, port 2242): vLLM's readiness, its own lines. */
+
+const aphrodite = {
+    name: 'aphrodite',
+    label: 'Aphrodite',
+    log: {
+        signature: /Starting Aphrodite server on /,
+        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? /,
+        ready: /Application startup complete/,
+        phases: [{ phase: 'starting server', start: /Starting Aphrodite server on / }],
+        fatal: TORCH_FATAL
+    },
+    ownedBy: 'pygmalionai',
+    modelLists: ['openai'],
+    readiness: [
+        // 200, or 503 on EngineDeadError, as vLLM's
+        readinessRoute({
+            path: '/health',
+            ready: { statuses: [200, 404] },
+            deadAfterReady: [500, 503],
+            because: "Aphrodite's /health turns 503 when its engine dies, while /v1/models keeps listing the model"
+        })
+    ],
+    servesOneModel: true,
+    generation: ['openai'],
+    stream: 'openai',
+    sources: [
+        'aphrodite-engine/aphrodite-engine@b42eeec2:aphrodite/entrypoints/openai/cli_args.py (port 2242)',
+        'aphrodite-engine/aphrodite-engine@b42eeec2:aphrodite/entrypoints/openai/api_server.py (`Starting Aphrodite server on %s`)',
+        'aphrodite-engine/aphrodite-engine@b42eeec2:aphrodite/entrypoints/serve/instrumentator/health.py (/health 503 on EngineDeadError)',
+        'aphrodite-engine/aphrodite-engine:aphrodite/endpoints/openai/protocol.py (ModelCard owned_by "pygmalionai")',
+        '__tests__/fixtures/logs/aphrodite-b42eeec2.log'
+    ]
+};
+
+;// CONCATENATED MODULE: ./src/engines/ktransformers.ts
+/** KTransformers: `kt run` execs SGLang's server, so it answers and prints as SGLang does. */
+
+
+const ktransformers = {
+    ...sglang,
+    name: 'ktransformers',
+    label: 'KTransformers',
+    // its lines are SGLang's, which name SGLang (the same readiness): none is its own
+    log: UNKNOWN_LOG,
+    ownedBy: undefined,
+    sources: [
+        'kvcache-ai/ktransformers@95009ea6:kt-kernel/python/cli/commands/run.py (L636: launches sglang.launch_server)',
+        'kvcache-ai/ktransformers@95009ea6:README.md ("Integrating into SGLang")',
+        ...sglang.sources
+    ]
+};
+
 ;// CONCATENATED MODULE: ./src/engines/index.ts
 
 
@@ -17715,13 +18058,56 @@ const vllm = {
 
 
 
+
+
+
+
+
+
+
+
+
+
 /** In the order the `engine` input lists them. */
-const RECORDS = [vllm, sglang, tgi, ollama, llamacpp, triton, nim, localai, kserve];
+const RECORDS = [
+    vllm,
+    sglang,
+    tgi,
+    ollama,
+    llamacpp,
+    triton,
+    nim,
+    localai,
+    kserve,
+    dynamo,
+    trtllm,
+    lmdeploy,
+    mistralrs,
+    xinference,
+    ovms,
+    rayServe,
+    productionStack,
+    aphrodite,
+    ktransformers
+];
 const engines_ENGINE_RECORDS = RECORDS;
 const engines_ENGINE_NAMES = RECORDS.map((r) => r.name);
 const engines_ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r]));
 /** Ollama before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own. */
-const engines_LOG_DETECTION_ORDER = (/* unused pure expression or super */ null && (['vllm', 'sglang', 'tgi', 'ollama', 'llamacpp', 'triton']));
+const engines_LOG_DETECTION_ORDER = (/* unused pure expression or super */ null && ([
+    'vllm',
+    'sglang',
+    'tgi',
+    'ollama',
+    'llamacpp',
+    'triton',
+    'dynamo',
+    'lmdeploy',
+    'mistralrs',
+    'xinference',
+    'ovms',
+    'aphrodite'
+]));
 const engines_engineInputName = (engine) => engines_ENGINES[engine].inputName ?? engine;
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
@@ -18845,6 +19231,11 @@ function engineOfModelList(json) {
             return found.name;
     }
     return undefined;
+}
+/** The engine an answer's own words name (Ray Serve's proxy refusals), before any list does; bounded text only. */
+function engineOfAnswer(body) {
+    const head = body.slice(0, 1000);
+    return ENGINE_RECORDS.find((r) => r.answerSignature?.test(head) === true)?.name;
 }
 /** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
 function stampOf(log, line) {
@@ -21493,7 +21884,7 @@ const shortTail = (end) => end.logTail === undefined ? end : { ...end, logTail: 
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1708);
+/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4456);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2206);
 
 

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { simulate } from '../../src/simulator/server.js'
+import { ANSWER_TIMEOUT_MS } from '../helpers/bounds.js'
 
 /** `load: true` through dist/cli.js against the simulator's llama.cpp router and Ollama, which load only when asked. */
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
@@ -31,12 +32,13 @@ const wait = (url: string, model: string, extra: string[]): string[] => [
   ...extra
 ]
 
+// each case runs the CLI twice, the second up to its 20 s timeout: more than jest's default 30 s on a busy machine
 describe('load on demand', () => {
   it('llama.cpp router: unloaded is not ready and says how; load: true loads it and waits until loaded', async () => {
     const server = await simulate({ engine: 'llamacpp', model: 'qwen3-8b', loadMs: 800, unloaded: true })
     try {
       const url = `${server.baseUrl}/v1/models`
-      const without = await runCli(wait(url, 'qwen3-8b', ['--timeout', '1s']))
+      const without = await runCli(wait(url, 'qwen3-8b', ['--timeout', `${ANSWER_TIMEOUT_MS}ms`]))
       expect(without.code).toBe(1)
       expect(without.stderr).toContain('"qwen3-8b" is listed but not loaded')
       expect(without.stderr).toContain('set "load: true"')
@@ -49,13 +51,13 @@ describe('load on demand', () => {
     } finally {
       await server.close()
     }
-  })
+  }, 60_000)
 
   it('Ollama: /api/ps lists the model only once the load request (no prompt, keep_alive) has loaded it', async () => {
     const server = await simulate({ engine: 'ollama', model: 'llama3.2:latest', loadMs: 800, unloaded: true })
     try {
       const url = `${server.baseUrl}/api/ps`
-      const without = await runCli(wait(url, 'llama3.2', ['--timeout', '1s']))
+      const without = await runCli(wait(url, 'llama3.2', ['--timeout', `${ANSWER_TIMEOUT_MS}ms`]))
       expect(JSON.parse(without.stdout)).toMatchObject({ ready: false, reason: 'timeout' })
       const r = await runCli(wait(url, 'llama3.2', ['--timeout', '20s', '--load', 'true']))
       expect(r.code).toBe(0)
@@ -64,5 +66,5 @@ describe('load on demand', () => {
     } finally {
       await server.close()
     }
-  })
+  }, 60_000)
 })
