@@ -121,7 +121,8 @@ suite('the container path under attack, with a real Docker engine', () => {
       expect(run.stdout).not.toMatch(/exited with code 3\b/)
       expect(errors(run.stdout).join('\n')).toMatch(/was never created: "start" exited with code 125/)
       expect(errors(run.stdout).join('\n')).toMatch(/is already in use/)
-      expect(savedServers(run.state)).toEqual([])
+      // nothing to stop: no entry, or the null the state holds before anything is known to be ours
+      expect(savedServers(run.state).filter((entry) => entry !== null)).toEqual([])
     }, 90_000)
     it.each([['docker start'], ['docker start -a']])(
       'a container created before the step, started by "start" (%s): it is the server',

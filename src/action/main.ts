@@ -94,7 +94,8 @@ export async function run(): Promise<void> {
         return runnerFileText('GITHUB_STATE', process.env.GITHUB_STATE, e)
       }
     }
-    const refused = saveFails({ [JOB_END_STATE_NAME]: JSON.stringify(settings.servers.map(() => null)) })
+    const nothingToStop = { [JOB_END_STATE_NAME]: JSON.stringify(settings.servers.map(() => null)) }
+    const refused = saveFails(nothingToStop)
     if (refused !== undefined) return setFailed(stateRefusedStartText(refused), RUNNER_FILE_TITLE)
     const launches = launchStates(settings, saveFails, (state) => stopNow(state, cancel, say))
     const outcome = await gate(settings, {
@@ -114,7 +115,8 @@ export async function run(): Promise<void> {
 
     const concluded = conclude(outcome, settings)
     // The post step stops the server at the job end: it learns which one from the runner's state.
-    const lost = concluded.jobEndState === undefined ? undefined : saveFails(concluded.jobEndState)
+    // saved whole after the wait: what was saved at a launch (a container then known only by its name) is replaced
+    const lost = saveNow === undefined ? undefined : saveFails(concluded.jobEndState ?? nothingToStop)
     const unsaved = await launches.settled()
     if (unsaved !== undefined) setFailed(stateLostStoppedText(unsaved), RUNNER_FILE_TITLE)
     else if (lost !== undefined) annotate('warning', stateKeptText(lost), RUNNER_FILE_TITLE)
@@ -195,6 +197,9 @@ function launchStates(
   }
   return {
     launched: (i, facts) => {
+      // A container is known by its name at launch, before its engine says this run created it: a `docker run`
+      // refused for a name another job holds must never leave that job's container to be stopped. Saved after the wait.
+      if (settings.servers[i].container !== undefined) return
       launched[i] = facts
       if (!pending) process.nextTick(save)
       pending = true
