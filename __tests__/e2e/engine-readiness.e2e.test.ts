@@ -108,3 +108,36 @@ describe("SGLang's warm-up", () => {
     }
   })
 })
+
+describe('generations that keep failing', () => {
+  it('SGLang listed, /health 200, every generation HTTP 500: generation-failed after 60 s, not at the timeout', async () => {
+    // the new user's case: before, waited out to the timeout (here 120 s; 30 minutes by default)
+    const server = await simulate({ engine: 'sglang', model: 'Qwen/Qwen3-8B', loadMs: 0, generationFails: true })
+    try {
+      const run = await runAction({
+        entry,
+        inputs: {
+          url: `${server.baseUrl}/v1/models`,
+          model: 'qwen3-8b',
+          'probe-generation': 'true',
+          interval: '1s',
+          timeout: '120s',
+          'history-file': ''
+        }
+      })
+      expect(run.code).toBe(1)
+      expect(run.outputs).toMatchObject({ ready: 'false', reason: 'generation-failed', 'model-id': 'Qwen/Qwen3-8B' })
+      const elapsed = Number(run.outputs['elapsed-seconds'])
+      expect(elapsed).toBeGreaterThanOrEqual(60)
+      // 60 s of the same error, then at most an interval and a request: far from the timeout on a busy machine too
+      expect(elapsed).toBeLessThan(100)
+      expect(Number(run.outputs.attempts)).toBeGreaterThanOrEqual(10)
+      expect(errors(run.stdout)[0]).toMatch(
+        /^::error title=Model server not ready \(generation-failed\)::Stopped after .*, but POST \/\S+ answered the same error for 1m0\ds \(\d+ times in a row\): HTTP 500 Internal server error: the scheduler is not responding/
+      )
+      expect(run.summary).toMatch(/not ready \(generation-failed\)/)
+    } finally {
+      await server.close()
+    }
+  }, 200_000)
+})

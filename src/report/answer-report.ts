@@ -108,6 +108,7 @@ const listedWords = (answer: Answer): string =>
     state: 'ready',
     wrongModel: undefined,
     engineDead: undefined,
+    generationsFailing: undefined,
     engineReadiness: undefined,
     generation: undefined
   }).summary
@@ -241,6 +242,17 @@ function cannotChangeWords(answer: Answer, listed: () => string): AnswerWords | 
     return {
       summary: `${listed()} — the engine died: ${what}`,
       detail: `the engine's core died: ${what}. It will not recover by waiting: see the server's log, and restart it`
+    }
+  }
+  if (answer.generationsFailing !== undefined && answer.generation !== undefined) {
+    const { request, forMs, count } = answer.generationsFailing
+    const said = answerWords(answer.generation.answer).summary
+    const what = `${request} answered the same error for ${formatDuration(forMs)} (${count} times in a row): ${said}`
+    return {
+      summary: `${listed()} — generations keep failing: ${what}`,
+      detail:
+        `the model is listed and the engine says ready, but ${what}. ` +
+        "Waiting will not make it generate: see the server's log"
     }
   }
   return undefined

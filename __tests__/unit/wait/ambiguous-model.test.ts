@@ -38,7 +38,8 @@ it('stops with reason=ambiguous-model within one probe, naming the candidates an
       timeoutMs: 600_000,
       requestTimeoutMs: 10_000,
       progressIntervalMs: 30_000,
-      wrongModelAfterMs: 0
+      wrongModelAfterMs: 0,
+      generationFailedAfter: { ms: 60_000, attempts: 10 }
     },
     { probe: async () => (probes++, answer), clock }
   )
