@@ -23,6 +23,11 @@ export interface SimulatorOptions {
   sleepsUntilMs?: number
   /** vLLM: its engine core dies this long after the start: /health 503, generations 500 EngineDeadError. */
   diesAfterMs?: number
+  /**
+   * The share of the model in GPU memory once loaded (0 to 1): Ollama's `/api/ps` `size_vram` of its `size`,
+   * llama.cpp's `offloaded N/M layers to GPU` line. Undefined: neither says.
+   */
+  onGpu?: number
   /** Triton (--exit-on-error=false): the model failed to load, with this reason in the repository index. */
   failsToLoad?: string
   /** Each line of the engine's own start-up log (SIMULATED_LOGS), its fatal lines as it dies included. */

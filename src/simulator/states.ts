@@ -19,6 +19,12 @@ export function engineStates(
     options.sleepsUntilMs !== undefined && wokenAt === undefined && Date.now() < startedAt + options.sleepsUntilMs
   const dead = (): boolean => options.diesAfterMs !== undefined && Date.now() >= startedAt + options.diesAfterMs
   return (method, path, phase) => {
+    // server/routes.go PsHandler: each loaded model's size and the part of it in GPU memory
+    if (engine === 'ollama' && options.onGpu !== undefined && path === '/api/ps') {
+      const size = 2019393189
+      const loaded = { name: model, model, size, size_vram: Math.round(size * options.onGpu) }
+      return json({ models: phase === 'ready' ? [loaded] : [] })
+    }
     if (engine === 'vllm') {
       // api_server.py (VLLM_SERVER_DEV_MODE=1): the sleep routes; without dev mode they are 404
       if (options.sleepsUntilMs !== undefined && path === '/is_sleeping') return json({ is_sleeping: asleep() })
