@@ -111,7 +111,7 @@ export interface Answer {
   /** The engine's own readiness answer required beside the model list (SGLang's /health), and what it got. */
   engineReadiness?: { request: string; answer: Answer }
   /** `load-failed`: the model the engine says failed to load, in the engine's own words (`reason`). */
-  loadFailed?: { request: string; model: string; reason: string }
+  loadFailed?: { request: string; model: string; reason: string; state?: string }
   /** `wrong-model`: what a one-model engine serves instead of `model`, and the nearest listed name. */
   wrongModel?: { model: string; serving: string[]; nearest?: string; forMs: number }
   /** `engine-dead`: the answer that says so (`health`: the readiness route after it said ready; `generations`). */

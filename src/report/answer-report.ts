@@ -215,11 +215,11 @@ const quoted = (ids: readonly string[]): string =>
 /** The answers that end a wait at once, since waiting cannot change them. */
 function cannotChangeWords(answer: Answer, listed: () => string): AnswerWords | undefined {
   if (answer.loadFailed !== undefined) {
-    const { request, model, reason } = answer.loadFailed
+    const { request, model, reason, state = 'UNAVAILABLE' } = answer.loadFailed
     const said = clip(reason, 500)
     return {
-      summary: `${request}: "${model}" UNAVAILABLE: ${said}`,
-      detail: `the engine says "${model}" failed to load (${request}: UNAVAILABLE): ${said}. Waiting will not load it`
+      summary: `${request}: "${model}" ${state}: ${said}`,
+      detail: `the engine says "${model}" failed to load (${request}: ${state}): ${said}. Waiting will not load it`
     }
   }
   if (answer.wrongModel !== undefined) {

@@ -28,7 +28,10 @@ export interface SimulatorOptions {
    * llama.cpp's `offloaded N/M layers to GPU` line. Undefined: neither says.
    */
   onGpu?: number
-  /** Triton (--exit-on-error=false): the model failed to load, with this reason in the repository index. */
+  /**
+   * Triton (--exit-on-error=false): the model failed to load, with this reason in the repository index. llama.cpp's
+   * router (`unloaded`): the load asked fails, its instance exiting with status 1.
+   */
   failsToLoad?: string
   /** Each line of the engine's own start-up log (SIMULATED_LOGS), its fatal lines as it dies included. */
   onLog?(line: string): void

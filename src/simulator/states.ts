@@ -62,7 +62,8 @@ export function engineStates(
 export function lazyLoading(
   engine: EngineName,
   model: string,
-  loadMs: number
+  loadMs: number,
+  failsToLoad = false
 ):
   | ((method: string, path: string, request?: Record<string, unknown>) => Reply | Promise<Reply> | undefined)
   | undefined {
@@ -70,6 +71,9 @@ export function lazyLoading(
   const state = (): 'unloaded' | 'loading' | 'loaded' =>
     loadedAt === undefined ? 'unloaded' : Date.now() >= loadedAt ? 'loaded' : 'loading'
   const askLoad = (): number => (loadedAt ??= Date.now() + loadMs)
+  // server-models.cpp: an instance that exited non-zero is `unloaded` with its `exit_code` and `failed`
+  const routerStatus = (): Record<string, unknown> =>
+    failsToLoad && state() === 'loaded' ? { value: 'unloaded', exit_code: 1, failed: true } : { value: state() }
   if (engine === 'llamacpp')
     return (method, path, request) => {
       // router mode: /health is 200 at once whatever the models do
@@ -77,7 +81,7 @@ export function lazyLoading(
       if (path === '/v1/models' || path === '/models')
         return json({
           object: 'list',
-          data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: CREATED, status: { value: state() } }]
+          data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: CREATED, status: routerStatus() }]
         })
       if (method === 'POST' && path === '/models/load') {
         if (request?.model !== model) return json({ error: { code: 400, message: 'model not found' } }, 400)
