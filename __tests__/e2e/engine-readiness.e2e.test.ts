@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { runAction } from '../../src/simulator/runner.js'
-import { simulate } from '../../src/simulator/server.js'
+import { freePort, simulate } from '../../src/simulator/server.js'
 import { entry, errors } from '../helpers/support.js'
+import { sandbox } from '../helpers/sandbox.js'
 
 /**
  * SGLang lists its model during its warm-up while its own /health answers 503: through dist/cli.js and
@@ -140,4 +141,29 @@ describe('generations that keep failing', () => {
       await server.close()
     }
   }, 200_000)
+})
+
+describe('SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=0', () => {
+  const box = sandbox('wfm-sglang-env-e2e-')
+
+  it('on the start line: /health no longer generates, so /health_generate is asked; a wedged engine is never ready', async () => {
+    // before, /health (a plain 200 then) said ready while every generation failed
+    const port = await freePort()
+    const sim = `"${process.execPath}" "${cli}" simulate --engine sglang --model Qwen/Qwen3-8B --load 300ms --port ${port} --generation-fails`
+    const run = await runAction({
+      entry,
+      inputs: {
+        url: `http://127.0.0.1:${port}/v1/models`,
+        model: 'qwen3-8b',
+        start: `SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=0 ${sim}`,
+        'log-file': box.path(`sglang-${port}.log`),
+        interval: '200ms',
+        timeout: '6s',
+        'history-file': ''
+      }
+    })
+    if (run.outputs.pid) box.pids.push(Number(run.outputs.pid))
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
+    expect(run.stdout).toContain('SGLang GET /health_generate: HTTP 503')
+  }, 60_000)
 })

@@ -78,6 +78,8 @@ export interface ReadinessCheck {
   wake?: string
   /** Why it is needed, for the docs and the debug log. */
   because: string
+  /** Asked at `path` instead where the server's environment (its `start` line, the step's) sets `variable` so. */
+  instead?: { variable: string; when: RegExp; path: string }
 }
 
 /** A failed load will not heal by itself. */

@@ -25,6 +25,9 @@ export function engineStates(
       const loaded = { name: model, model, size, size_vram: Math.round(size * options.onGpu) }
       return json({ models: phase === 'ready' ? [loaded] : [] })
     }
+    // http_server.py: /health_generate always runs a one-token generation, which fails as every generation does
+    if (engine === 'sglang' && options.generationFails === true && path === '/health_generate' && phase === 'ready')
+      return empty(503)
     if (engine === 'vllm') {
       // api_server.py (VLLM_SERVER_DEV_MODE=1): the sleep routes; without dev mode they are 404
       if (options.sleepsUntilMs !== undefined && path === '/is_sleeping') return json({ is_sleeping: asleep() })

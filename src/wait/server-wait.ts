@@ -74,6 +74,7 @@ export async function waitForServer(
     const startedAt = launched.startedAt ?? waitStart
     const serverWait: ServerWait = {
       settings,
+      start: server.start,
       collector: createBodyCollector(),
       deps,
       ports,
