@@ -25,6 +25,14 @@ export interface EngineRecord<Name extends string = string> {
   load?: LoadOnDemand
   /** Where each fact comes from: repository@version:path (or the docs' page), the recorded start-ups. */
   sources: readonly string[]
+  /** Texts of its source the record relies on (log lines, routes), each in a file of its repository: `engines:check`. */
+  cites?: readonly Cite[]
+}
+
+/** A text as the engine's source spells it (a format string, a route), and the file of its repository that holds it. */
+export interface Cite {
+  path: string
+  text: string
 }
 
 export interface EngineLogLines {

@@ -61,6 +61,26 @@ export const llamacpp: EngineRecord<'llamacpp'> = {
   stream: 'llamacpp',
   // router mode lists every model file with `status.value` "unloaded" and loads one, by its listed id, on request
   load: { when: 'unloaded', path: '/models/load', body: (id) => ({ model: id }) },
+  // checked against a checkout by `npm run engines:check -- llama.cpp <checkout>` (CI: node-llama-cpp's source)
+  cites: [
+    { path: 'tools/server/server.cpp', text: '"model loaded\\n"' },
+    { path: 'tools/server/server.cpp', text: '"listening on %s\\n"' },
+    { path: 'tools/server/server.cpp', text: '"/v1/models"' },
+    { path: 'tools/server/server.cpp', text: '"/models/load"' },
+    { path: 'tools/server/server.cpp', text: '"/health"' },
+    { path: 'tools/server/server-models.h', text: 'return "unloaded";' },
+    { path: 'tools/server/server-models.h', text: 'return "loading";' },
+    { path: 'tools/server/server-models.h', text: 'return "loaded";' },
+    { path: 'tools/server/server-models.h', text: 'return "sleeping";' },
+    { path: 'tools/server/server-models.h', text: 'return "downloading";' },
+    { path: 'tools/server/server-models.cpp', text: 'status["exit_code"]' },
+    { path: 'tools/server/server-models.cpp', text: 'status["failed"]' },
+    { path: 'src/llama-model.cpp', text: 'offloaded %d/%d layers to GPU' },
+    { path: 'common/arg.cpp', text: 'no usable GPU found, --gpu-layers option will be ignored' },
+    { path: 'common/common.cpp', text: 'llama threadpool init' },
+    { path: 'common/common.cpp', text: 'warming up the model with an empty run' },
+    { path: 'ggml/src/gguf.cpp', text: 'failed to open GGUF file' }
+  ],
   sources: [
     'ggml-org/llama.cpp:tools/server/server-models.cpp (router mode: status unloaded → loading → loaded, /models/load)',
     'ggml-org/llama.cpp:common/common.cpp (llama threadpool init)',
