@@ -59,6 +59,8 @@ export interface RealRun {
   seenMs: number
   /** From the observer's first 200 to the action's exit (after the checks and reports that follow), in ms. */
   exitMs: number
+  /** The action's `placement` output (empty where nothing told). */
+  placement: string
   /** The action's `startup-seconds` (with log only). */
   startupSeconds?: number
   /** The server's own stamp on `llama_server: model loaded`, in seconds since its start. */
@@ -175,6 +177,7 @@ export async function realRun({
     ready: run.outputs.ready === 'true',
     reason: run.outputs.reason,
     modelId: run.outputs['model-id'],
+    placement: run.outputs.placement ?? '',
     seenMs: seen === undefined || saidAt === undefined ? NaN : saidAt - seen,
     exitMs: seen === undefined ? NaN : exitAt - seen,
     startupSeconds: run.outputs['startup-seconds'] ? Number(run.outputs['startup-seconds']) : undefined,

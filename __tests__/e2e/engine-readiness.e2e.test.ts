@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { runAction } from '../../src/simulator/runner.js'
-import { simulate } from '../../src/simulator/server.js'
+import { freePort, simulate } from '../../src/simulator/server.js'
 import { entry, errors } from '../helpers/support.js'
+import { sandbox } from '../helpers/sandbox.js'
 
 /**
  * SGLang lists its model during its warm-up while its own /health answers 503: through dist/cli.js and
@@ -107,4 +108,62 @@ describe("SGLang's warm-up", () => {
       await server.close()
     }
   })
+})
+
+describe('generations that keep failing', () => {
+  it('SGLang listed, /health 200, every generation HTTP 500: generation-failed after 60 s, not at the timeout', async () => {
+    // the new user's case: before, waited out to the timeout (here 120 s; 30 minutes by default)
+    const server = await simulate({ engine: 'sglang', model: 'Qwen/Qwen3-8B', loadMs: 0, generationFails: true })
+    try {
+      const run = await runAction({
+        entry,
+        inputs: {
+          url: `${server.baseUrl}/v1/models`,
+          model: 'qwen3-8b',
+          'probe-generation': 'true',
+          interval: '1s',
+          timeout: '120s',
+          'history-file': ''
+        }
+      })
+      expect(run.code).toBe(1)
+      expect(run.outputs).toMatchObject({ ready: 'false', reason: 'generation-failed', 'model-id': 'Qwen/Qwen3-8B' })
+      const elapsed = Number(run.outputs['elapsed-seconds'])
+      expect(elapsed).toBeGreaterThanOrEqual(60)
+      // 60 s of the same error, then at most an interval and a request: far from the timeout on a busy machine too
+      expect(elapsed).toBeLessThan(100)
+      expect(Number(run.outputs.attempts)).toBeGreaterThanOrEqual(10)
+      expect(errors(run.stdout)[0]).toMatch(
+        /^::error title=Model server not ready \(generation-failed\)::Stopped after .*, but POST \/\S+ answered the same error for 1m0\ds \(\d+ times in a row\): HTTP 500 Internal server error: the scheduler is not responding/
+      )
+      expect(run.summary).toMatch(/not ready \(generation-failed\)/)
+    } finally {
+      await server.close()
+    }
+  }, 200_000)
+})
+
+describe('SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=0', () => {
+  const box = sandbox('wfm-sglang-env-e2e-')
+
+  it('on the start line: /health no longer generates, so /health_generate is asked; a wedged engine is never ready', async () => {
+    // before, /health (a plain 200 then) said ready while every generation failed
+    const port = await freePort()
+    const sim = `"${process.execPath}" "${cli}" simulate --engine sglang --model Qwen/Qwen3-8B --load 300ms --port ${port} --generation-fails`
+    const run = await runAction({
+      entry,
+      inputs: {
+        url: `http://127.0.0.1:${port}/v1/models`,
+        model: 'qwen3-8b',
+        start: `SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=0 ${sim}`,
+        'log-file': box.path(`sglang-${port}.log`),
+        interval: '200ms',
+        timeout: '6s',
+        'history-file': ''
+      }
+    })
+    if (run.outputs.pid) box.pids.push(Number(run.outputs.pid))
+    expect(run.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
+    expect(run.stdout).toContain('SGLang GET /health_generate: HTTP 503')
+  }, 60_000)
 })

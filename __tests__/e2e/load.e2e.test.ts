@@ -53,6 +53,29 @@ describe('load on demand', () => {
     }
   }, 60_000)
 
+  it('llama.cpp router: a load whose instance exits non-zero (unloaded, exit_code, failed) ends with load-failed at once', async () => {
+    // before, the failed model, listed `unloaded` again, was asked to load on every probe until the timeout
+    const server = await simulate({
+      engine: 'llamacpp',
+      model: 'qwen3-8b',
+      loadMs: 500,
+      unloaded: true,
+      failsToLoad: 'exit 1'
+    })
+    try {
+      const r = await runCli(wait(`${server.baseUrl}/v1/models`, 'qwen3-8b', ['--timeout', '20s', '--load', 'true']))
+      expect(r.code).toBe(1)
+      const out = JSON.parse(r.stdout) as Record<string, unknown>
+      expect(out).toMatchObject({ ready: false, reason: 'load-failed' })
+      expect(Number(out['elapsed-seconds'])).toBeLessThan(15)
+      expect(r.stderr).toContain(
+        'the engine says "qwen3-8b" failed to load (the model list: failed): its instance exited with status 1. Waiting will not load it'
+      )
+    } finally {
+      await server.close()
+    }
+  })
+
   it('Ollama: /api/ps lists the model only once the load request (no prompt, keep_alive) has loaded it', async () => {
     const server = await simulate({ engine: 'ollama', model: 'llama3.2:latest', loadMs: 800, unloaded: true })
     try {

@@ -20,8 +20,8 @@ if (typeof real === 'string') {
   const models = box.path('small.gguf')
   beforeAll(() => makeModel(real, models, 'small', root), 120_000)
 
-  const run = (withLog: boolean) =>
-    realRun({ real, model: models, withLog, dir: box.dir(), entry, kill: (pid) => box.pids.push(pid) })
+  const run = (withLog: boolean, serverArgs: string[] = []) =>
+    realRun({ real, model: models, withLog, dir: box.dir(), entry, serverArgs, kill: (pid) => box.pids.push(pid) })
 
   describe('a real llama.cpp server', () => {
     it('started by the action, its log followed: ready, its model, and startup-seconds by its own stamp', async () => {
@@ -31,6 +31,18 @@ if (typeof real === 'string') {
         expect(r.loadedStampS).toBeGreaterThan(0)
         expect(Math.abs((r.startupSeconds as number) - (r.loadedStampS as number))).toBeLessThanOrEqual(0.3)
       }
+    }, 120_000)
+
+    it('started with -ngl below its layer count on a build without a GPU: ready on the CPU, and a warning says so', async () => {
+      // this CPU build logs `no usable GPU found, --gpu-layers option will be ignored` and no offload line (which
+      // only a GPU backend prints: llama.cpp's partial offload is the simulator's, printing that real line)
+      const r = await run(true, ['-ngl', '2'])
+      expect([r.ready, r.reason, r.placement]).toEqual([true, 'ready', 'cpu'])
+      expect(r.stdout).toMatch(
+        /::warning title=Model not on the GPU::The model is ready on the CPU, though the server was meant to use GPUs \(its start line asks for 2 GPU layers\): "warning: no usable GPU found, --gpu-layers option will be ignored" \(log line \d+\)/
+      )
+      const plain = await run(true)
+      expect([plain.ready, plain.placement]).toEqual([true, ''])
     }, 120_000)
 
     it('started apart, the URL alone: ready, its model', async () => {

@@ -49,7 +49,7 @@ export function waitHelpText(): string {
     'Usage:',
     '  wait-for-model --url URL [options]',
     '  wait-for-model check --url URL [--model NAME] [--timeout 10s]   (probe once: exit 0 ready, 1 not)',
-    '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
+    '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded] [--on-gpu SHARE]',
     '                          [--tokens-per-second 100] [--ttft 50ms] [--log-file PATH]',
     '  wait-for-model stop --pid N | --container NAME [repeated] [--timeout 30s] [--json]',
     '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
@@ -96,6 +96,10 @@ export function simulateHelpText(): string {
       ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
       ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
       ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
+      [
+        '--on-gpu SHARE',
+        "the share of the model in GPU memory, 0 to 1: Ollama's /api/ps size_vram, llama.cpp's offloaded N/M layers line"
+      ],
       [
         '--tokens-per-second N',
         `the pace of streamed generations, for the smoke test (default: ${DEFAULT_PACE.tokensPerSecond})`

@@ -29,6 +29,14 @@ export interface EngineRecord<Name extends string = string> {
   readyNeedsGeneration?: boolean
   /** Where each fact comes from: repository@version:path (or the docs' page), the recorded start-ups. */
   sources: readonly string[]
+  /** Texts of its source the record relies on (log lines, routes), each in a file of its repository: `engines:check`. */
+  cites?: readonly Cite[]
+}
+
+/** A text as the engine's source spells it (a format string, a route), and the file of its repository that holds it. */
+export interface Cite {
+  path: string
+  text: string
 }
 
 export interface EngineLogLines {
@@ -89,6 +97,8 @@ export interface ReadinessCheck {
   wake?: string
   /** Why it is needed, for the docs and the debug log. */
   because: string
+  /** Asked at `path` instead where the server's environment (its `start` line, the step's) sets `variable` so. */
+  instead?: { variable: string; when: RegExp; path: string }
 }
 
 /** A failed load will not heal by itself. */

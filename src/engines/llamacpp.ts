@@ -1,6 +1,14 @@
 /** llama.cpp's llama-server: its log lines (b6428 and v0.5.0), its router mode's load on demand, its own stream. */
 import { cause, type EngineRecord, failure } from './engine-record.js'
 
+/**
+ * Where its layers went (`llm_load_tensors:` before the function's rename, `load_tensors:` after; Ollama's ggml
+ * backend logs the same words): N of M below M is a model partly on the CPU. Printed only where a GPU backend is.
+ */
+export const LLAMACPP_OFFLOADED = /\boffloaded (\d+)\/(\d+) layers to GPU\b/
+/** A build without a usable GPU given `-ngl`: every layer stays on the CPU. */
+export const LLAMACPP_NO_GPU = /no usable GPU found, --gpu-layers option will be ignored/
+
 export const llamacpp: EngineRecord<'llamacpp'> = {
   name: 'llamacpp',
   label: 'llama.cpp',
@@ -53,9 +61,31 @@ export const llamacpp: EngineRecord<'llamacpp'> = {
   stream: 'llamacpp',
   // router mode lists every model file with `status.value` "unloaded" and loads one, by its listed id, on request
   load: { when: 'unloaded', path: '/models/load', body: (id) => ({ model: id }) },
+  // checked against a checkout by `npm run engines:check -- llama.cpp <checkout>` (CI: node-llama-cpp's source)
+  cites: [
+    { path: 'tools/server/server.cpp', text: '"model loaded\\n"' },
+    { path: 'tools/server/server.cpp', text: '"listening on %s\\n"' },
+    { path: 'tools/server/server.cpp', text: '"/v1/models"' },
+    { path: 'tools/server/server.cpp', text: '"/models/load"' },
+    { path: 'tools/server/server.cpp', text: '"/health"' },
+    { path: 'tools/server/server-models.h', text: 'return "unloaded";' },
+    { path: 'tools/server/server-models.h', text: 'return "loading";' },
+    { path: 'tools/server/server-models.h', text: 'return "loaded";' },
+    { path: 'tools/server/server-models.h', text: 'return "sleeping";' },
+    { path: 'tools/server/server-models.h', text: 'return "downloading";' },
+    { path: 'tools/server/server-models.cpp', text: 'status["exit_code"]' },
+    { path: 'tools/server/server-models.cpp', text: 'status["failed"]' },
+    { path: 'src/llama-model.cpp', text: 'offloaded %d/%d layers to GPU' },
+    { path: 'common/arg.cpp', text: 'no usable GPU found, --gpu-layers option will be ignored' },
+    { path: 'common/common.cpp', text: 'llama threadpool init' },
+    { path: 'common/common.cpp', text: 'warming up the model with an empty run' },
+    { path: 'ggml/src/gguf.cpp', text: 'failed to open GGUF file' }
+  ],
   sources: [
     'ggml-org/llama.cpp:tools/server/server-models.cpp (router mode: status unloaded → loading → loaded, /models/load)',
     'ggml-org/llama.cpp:common/common.cpp (llama threadpool init)',
+    'ggml-org/llama.cpp:src/llama-model.cpp load_tensors (offloaded %d/%d layers to GPU)',
+    'ggml-org/llama.cpp:common/arg.cpp (no usable GPU found, --gpu-layers option will be ignored; v0.5.0 CPU build)',
     '__tests__/fixtures/logs/llamacpp-b6428.log (aa6192d3), llamacpp-v0.5.0-node-llama-cpp-3.22.1*.log (de3ff81)'
   ]
 }

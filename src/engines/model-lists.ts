@@ -10,6 +10,8 @@ export interface ListedModel {
   loading?: string
   /** Not loading either: loaded only when asked (`loading` is set too). */
   unloaded?: boolean
+  /** Its load failed, in the server's words (llama.cpp's router: `unloaded` with a non-zero `exit_code`). */
+  failed?: string
 }
 
 interface ModelListShape {
@@ -40,6 +42,18 @@ function openAiLoading(entry: Entry): string | undefined {
 const isSyntheticDefault = (entry: Entry, all: Entry[]): boolean =>
   entry.id === 'default' && entry.status == null && all.some((e) => typeof e.status === 'string')
 
+/**
+ * llama.cpp's router: an instance that exited with a non-zero status is `unloaded` with `exit_code` and `failed: true`
+ * (a failed load or a crash: the router cannot tell them apart); a model unloaded on purpose has neither.
+ */
+function routerFailure(entry: Entry): string | undefined {
+  const status = isObject(entry.status) ? entry.status : undefined
+  if (status === undefined || status.value !== 'unloaded') return undefined
+  const code = typeof status.exit_code === 'number' ? status.exit_code : undefined
+  if (status.failed !== true && (code === undefined || code === 0)) return undefined
+  return code === undefined ? 'failed' : `its instance exited with status ${code}`
+}
+
 /** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
 const openAiUnloaded = (entry: Entry): boolean =>
   (isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded'
@@ -56,6 +70,8 @@ export const MODEL_LIST_SHAPES: readonly ModelListShape[] = [
         const id = str(e.id)
         if (id === undefined || isSyntheticDefault(e, entries)) return []
         const loading = openAiLoading(e)
+        const failed = routerFailure(e)
+        if (failed !== undefined) return [{ id, loading: `status "unloaded"`, failed }]
         return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }]
       })
     }

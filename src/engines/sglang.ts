@@ -35,7 +35,8 @@ export const sglang: EngineRecord<'sglang'> = {
         took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
       },
       { phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
-      { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ }
+      // `/model_info` and `/server_info` replace `/get_model_info` and `/get_server_info`
+      { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?(?:model|server)_info/ }
     ],
     fatal: [
       ...TORCH_FATAL,
@@ -59,7 +60,13 @@ export const sglang: EngineRecord<'sglang'> = {
       path: '/health',
       minGapMs: 1_000,
       oneAtATime: true,
-      because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+      because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends',
+      // `false`/`0` makes /health a plain 200 once past Starting; /health_generate (the same handler) still generates
+      instead: {
+        variable: 'SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION',
+        when: /^(?:0|false|no|off)$/i,
+        path: '/health_generate'
+      }
     })
   ],
   // No dead-engine answer: a scheduler or detokenizer that dies sends SIGQUIT to the server, which kills its
@@ -70,6 +77,7 @@ export const sglang: EngineRecord<'sglang'> = {
   sources: [
     'sgl-project/sglang@0025436e:python/sglang/srt/entrypoints/http_server.py (/health; 503 while Starting since PR #8444)',
     'sgl-project/sglang:python/sglang/srt/environ.py (SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION)',
+    'sgl-project/sglang:python/sglang/srt/entrypoints/http_server.py (/health and /health_generate one handler; the fast path without generation)',
     'sgl-project/sglang:python/sglang/srt/entrypoints/engine.py (SIGQUIT from a dying child)',
     '__tests__/fixtures/logs/sglang-v0.5.8.post1.log, sglang-v0.5.8.post1-nccl-fail.log'
   ]

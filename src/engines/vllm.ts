@@ -1,4 +1,7 @@
-/** vLLM: what it prints while it starts (V1 engine, 0.11–0.16 wordings), its sleep mode and its dead engine core. */
+/**
+ * vLLM: what it prints while it starts (V1 engine, 0.11–0.16 wordings, and 2026's data-parallel API servers and Rust
+ * frontend), its sleep mode and its dead engine core.
+ */
 import { cause, type EngineRecord, failure, readinessRoute, TORCH_FATAL, tqdm } from './engine-record.js'
 
 export const vllm: EngineRecord<'vllm'> = {
@@ -6,10 +9,12 @@ export const vllm: EngineRecord<'vllm'> = {
   label: 'vLLM',
   log: {
     signature:
-      /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
+      /\((?:APIServer|ApiServer_\d+|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine|Launching Rust frontend: /,
     stamp:
       /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
-    ready: /Application startup complete/,
+    // `--api-server-count` API servers (the data-parallel size by default) share the port and each prints it: the
+    // first serves. The Rust frontend (VLLM_USE_RUST_FRONTEND=1) has no uvicorn: it says it starts its server.
+    ready: /Application startup complete|\] starting OpenAI server bind_address=/,
     phases: [
       { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
       {
@@ -43,7 +48,7 @@ export const vllm: EngineRecord<'vllm'> = {
       {
         phase: 'starting server',
         start:
-          /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
+          /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server|Launching Rust frontend: |Started DPSupervisor on|Launching vLLM DP Servers/
       }
     ],
     fatal: [
@@ -53,7 +58,9 @@ export const vllm: EngineRecord<'vllm'> = {
       cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
       failure(/WorkerProc hit an exception|WorkerProc failed to start/),
       failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
-      failure(/Engine core initialization failed/)
+      failure(/Engine core initialization failed/),
+      // an API server whose engine cores never answered (`(ApiServer_1 pid=…) TimeoutError: …`)
+      failure(/Timed out waiting for (?:engine core processes to start|engines to send initial message)/)
     ]
   },
   ownedBy: 'vllm',
@@ -89,6 +96,9 @@ export const vllm: EngineRecord<'vllm'> = {
     'vllm-project/vllm@v0.15.0,v0.17.1:vllm/entrypoints/serve/instrumentator/health.py (/health; 503 since PR #24897)',
     'vllm-project/vllm@v0.9.0:vllm/v1/engine/exceptions.py (the dead engine words)',
     'vllm-project/vllm@4e179065:vllm/v1/worker/gpu/model_runner.py (model runner v2 load line)',
-    '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log'
+    'vllm-project/vllm@00a5fdd2:vllm/entrypoints/cli/serve.py (Defaulting api_server_count to data_parallel_size; Rust frontend launch)',
+    'vllm-project/vllm@09ec0f07:vllm/entrypoints/openai/dp_supervisor.py (Started DPSupervisor on; /health, /ready, /readyz)',
+    'vllm-project/vllm PR #40848 (Rust frontend: starting OpenAI server bind_address=)',
+    '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log, vllm-v0.26.0-dp2.log, vllm-v0.26.0-rust-frontend.log'
   ]
 }

@@ -31,7 +31,10 @@ export type Reason =
   | 'server-exited'
   /** A new line of the server's log matched `fail-pattern`. */
   | 'log-error'
-  /** The model was listed, but the generation request kept failing until the timeout. */
+  /**
+   * The model was listed (and the engine said ready), but the generation request kept failing: with the same server
+   * error for a while (FIXED.generationFailedAfter), or with any until the timeout.
+   */
   | 'generation-failed'
   /** Several listed ids contain `model` and none is it: the gate will not guess which one is meant. */
   | 'ambiguous-model'
@@ -54,7 +57,8 @@ export type Reason =
   | 'cancelled'
 
 /** The reasons an answer itself gives for stopping at once (the assessment's `fatalReason`). */
-type FatalReason = 'unauthorized' | 'tls' | 'ambiguous-model' | 'load-failed' | 'wrong-model' | 'engine-dead'
+type FatalReason =
+  'unauthorized' | 'tls' | 'ambiguous-model' | 'load-failed' | 'wrong-model' | 'engine-dead' | 'generation-failed'
 
 export interface Assessment {
   /** `down`: no HTTP answer; `waiting`: answered, not ready; `fatal`: waiting longer cannot help. */
@@ -110,11 +114,13 @@ export interface Answer {
   /** The engine's own readiness answer required beside the model list (SGLang's /health), and what it got. */
   engineReadiness?: { request: string; answer: Answer }
   /** `load-failed`: the model the engine says failed to load, in the engine's own words (`reason`). */
-  loadFailed?: { request: string; model: string; reason: string }
+  loadFailed?: { request: string; model: string; reason: string; state?: string }
   /** `wrong-model`: what a one-model engine serves instead of `model`, and the nearest listed name. */
   wrongModel?: { model: string; serving: string[]; nearest?: string; forMs: number }
   /** `engine-dead`: the answer that says so (`health`: the readiness route after it said ready; `generations`). */
   engineDead?: { request: string; by: 'health' | 'generations'; status?: number; count?: number }
+  /** `generation-failed` before the timeout: the same server error from every generation for `forMs`, `count` times. */
+  generationsFailing?: { request: string; status: number; forMs: number; count: number }
 }
 
 type Missing =

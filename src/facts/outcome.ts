@@ -6,6 +6,16 @@ import type { Engine } from '../engines/index.js'
 import type { PhaseTiming } from '../startup/phases.js'
 import type { SmokeResult } from '../smoke/measure.js'
 
+export type Placement = 'gpu' | 'partial' | 'cpu'
+
+/** Where the model is once ready, in words: `warning` when it is not where the server was meant to put it. */
+export interface PlacementFacts {
+  placement: Placement
+  /** What tells it, e.g. `offloaded 2/5 layers to GPU (log line 41)`. */
+  evidence: string
+  warning?: string
+}
+
 /** What the gate knows about the server process and its log, beside the wait itself. */
 export interface ServerFacts {
   pid?: number
@@ -22,6 +32,8 @@ export interface ServerFacts {
   startupMs?: number
   /** Once ready, the GPU memory its processes hold (nvidia-smi); undefined without a reading. */
   gpuMemoryMiB?: number
+  /** With that reading: how many GPUs nvidia-smi showed. */
+  gpusPresent?: number
   /** `env-report`, values already masked; undefined when not asked for. */
   env?: EnvEntry[]
   /** `env-report` was asked for, and the server's environment could not be read (it had exited, or no /proc). */
@@ -66,6 +78,8 @@ export type TargetOutcome = Outcome & {
   /** The engine this endpoint was judged as (`engine`, its own model list, or the server's log), when known. */
   engine?: Engine
   smoke?: SmokeResult
+  /** Once ready: where the model is (GPU, partly, CPU), where something tells it. */
+  placement?: PlacementFacts
   /** In a fleet of servers (one per endpoint): this endpoint's own server, and its own startup profile. */
   server?: ServerFacts
   profile?: ProfileFacts

@@ -27,6 +27,8 @@ export interface RunRecord {
   ttftMs?: number
   decodeTokensPerSecond?: number
   smokeTokens?: number
+  /** Once ready, where the model was (`gpu`, `partial`, `cpu`), where something told it. */
+  placement?: string
 }
 
 export const KEEP_RUNS = 100

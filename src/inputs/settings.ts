@@ -80,6 +80,11 @@ export interface FixedSettings {
   probeGapMs: number
   /** A one-model engine listing another model this long, unchanged, ends the wait (0: never). */
   wrongModelAfterMs: number
+  /**
+   * Generations failing with the same server error, once the model is listed and the engine says ready, end the
+   * wait (`generation-failed`) after this long and this many attempts, whichever comes later.
+   */
+  generationFailedAfter: { ms: number; attempts: number }
   /** How often a still-waiting line is printed while the answer does not change. */
   progressIntervalMs: number
   /** How many of the log's last lines a failed wait shows. */
@@ -95,6 +100,7 @@ export const FIXED: FixedSettings = {
   requestTimeoutMs: 10_000,
   probeGapMs: 250,
   wrongModelAfterMs: 30_000,
+  generationFailedAfter: { ms: 60_000, attempts: 10 },
   progressIntervalMs: 30_000,
   logLines: 50,
   stopTimeoutMs: 30_000,

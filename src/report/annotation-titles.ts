@@ -13,6 +13,8 @@ export type NoteKind =
   | 'model-match'
   /** With the URL alone: whether this job started the server that answered could not be told. */
   | 'server-origin'
+  /** Once ready, the model is not (wholly) on the GPUs the server was meant to use. */
+  | 'placement'
 
 export const INSECURE_TLS_WARNING =
   "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place"
@@ -27,7 +29,8 @@ export const NOTE_TITLES: Readonly<Record<NoteKind, string>> = {
   smoke: 'Smoke test did not measure throughput',
   'throughput-regression': 'Model server decodes slower than usual',
   'model-match': 'Model matched only partly',
-  'server-origin': 'Could not tell which job started the model server'
+  'server-origin': 'Could not tell which job started the model server',
+  placement: 'Model not on the GPU'
 }
 
 /** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */

@@ -108,6 +108,7 @@ const listedWords = (answer: Answer): string =>
     state: 'ready',
     wrongModel: undefined,
     engineDead: undefined,
+    generationsFailing: undefined,
     engineReadiness: undefined,
     generation: undefined
   }).summary
@@ -214,11 +215,11 @@ const quoted = (ids: readonly string[]): string =>
 /** The answers that end a wait at once, since waiting cannot change them. */
 function cannotChangeWords(answer: Answer, listed: () => string): AnswerWords | undefined {
   if (answer.loadFailed !== undefined) {
-    const { request, model, reason } = answer.loadFailed
+    const { request, model, reason, state = 'UNAVAILABLE' } = answer.loadFailed
     const said = clip(reason, 500)
     return {
-      summary: `${request}: "${model}" UNAVAILABLE: ${said}`,
-      detail: `the engine says "${model}" failed to load (${request}: UNAVAILABLE): ${said}. Waiting will not load it`
+      summary: `${request}: "${model}" ${state}: ${said}`,
+      detail: `the engine says "${model}" failed to load (${request}: ${state}): ${said}. Waiting will not load it`
     }
   }
   if (answer.wrongModel !== undefined) {
@@ -241,6 +242,17 @@ function cannotChangeWords(answer: Answer, listed: () => string): AnswerWords | 
     return {
       summary: `${listed()} — the engine died: ${what}`,
       detail: `the engine's core died: ${what}. It will not recover by waiting: see the server's log, and restart it`
+    }
+  }
+  if (answer.generationsFailing !== undefined && answer.generation !== undefined) {
+    const { request, forMs, count } = answer.generationsFailing
+    const said = answerWords(answer.generation.answer).summary
+    const what = `${request} answered the same error for ${formatDuration(forMs)} (${count} times in a row): ${said}`
+    return {
+      summary: `${listed()} — generations keep failing: ${what}`,
+      detail:
+        `the model is listed and the engine says ready, but ${what}. ` +
+        "Waiting will not make it generate: see the server's log"
     }
   }
   return undefined

@@ -8,7 +8,8 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
   const last = outcome.last
   const words = last && answerWords(last.answer)
   const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`
-  if (STOPPED_BY_ANSWER.includes(outcome.reason)) {
+  // generations that kept failing alike end the wait before the timeout, as the answers that stop it do
+  if (STOPPED_BY_ANSWER.includes(outcome.reason) || last?.answer.generationsFailing !== undefined) {
     return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`
   }
   if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {

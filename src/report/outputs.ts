@@ -22,6 +22,7 @@ const OUTPUTS = {
   'log-file': { kind: 'string', of: (o) => o.server?.logFile ?? '' },
   'startup-seconds': { kind: 'number', of: (o) => secondsOr(o.server?.startupMs) },
   'gpu-memory-mib': { kind: 'number', of: (o) => textOf(o.server?.gpuMemoryMiB) },
+  placement: { kind: 'string', of: (o) => o.placement?.placement ?? '' },
   'generation-seconds': { kind: 'number', of: (o) => secondsOr(o.generationMs) },
   results: { kind: 'json', of: (o) => JSON.stringify(o.results.map(resultRecord)) },
   phases: { kind: 'json', of: (o) => JSON.stringify((o.profile?.phases ?? []).map(phaseRecord)) },

@@ -144,6 +144,11 @@ export interface ReportContext {
   timeoutMs: number
 }
 
+/** Where the model is once ready (the warning, when it is not where meant, is said apart). */
+export const placementLines = {
+  found: (placement: string, evidence: string): string => `Model placement: ${placement} (${evidence})`
+}
+
 export const probes = (n: number): string => `${n} probe${n === 1 ? '' : 's'}`
 
 /** What readiness means for these settings, in words. */

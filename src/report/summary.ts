@@ -48,6 +48,16 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   }
   if (server?.pid !== undefined) rows.push(['Server process', `pid ${server.pid}`])
   if (server?.gpuMemoryMiB !== undefined) rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`])
+  const placed = outcome.placement
+  if (placed !== undefined)
+    rows.push([
+      'Model placement',
+      mdText(
+        placed.warning === undefined
+          ? `${placed.placement} (${placed.evidence})`
+          : `⚠️ ${placed.placement}: ${placed.warning}`
+      )
+    ])
   if (out['startup-seconds'] !== '') rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`])
   if (server?.logFile !== undefined) rows.push(['Server log', code(server.logFile)])
   if (outcome.profile?.engineLabel !== undefined) rows.push(['Engine', mdText(outcome.profile.engineLabel)])

@@ -9,6 +9,8 @@ export interface SimulatedLog {
   lines: ReadonlyArray<readonly [number, string]>
   /** What the engine prints as it dies (`crashAfterMs`): the cause, then the failure. */
   fatal: readonly string[]
+  /** Where the layers went (`onGpu`), printed at the share `at` of the load: `n` of `m` layers on the GPU. */
+  offload?: { at: number; line(n: number, m: number): string }
   /** The engine's own stamp for a moment: `at` the time, `sinceMs` the time since its start. */
   stamp(at: Date, sinceMs: number): string
 }
@@ -106,6 +108,8 @@ export const SIMULATED_LOGS: Record<EngineName, SimulatedLog> = {
       [0.99, 'srv          init: initializing slots, n_slots = 4'],
       [1, 'main: server is listening on http://0.0.0.0:8080']
     ],
+    // src/llama-model.cpp load_tensors, with a GPU backend
+    offload: { at: 0.5, line: (n, m) => `load_tensors: offloaded ${n}/${m} layers to GPU` },
     fatal: [
       'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 18432.00 MiB on device 0: cudaMalloc failed: out of memory',
       'llama_model_load: error loading model: unable to allocate CUDA0 buffer',

@@ -11,7 +11,9 @@ export function answerRequests(
   readyAt: number
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const engine: SimulatedEngine = SIMULATED_ENGINES[options.engine]
-  const lazy = options.unloaded ? lazyLoading(options.engine, options.model, options.loadMs) : undefined
+  const lazy = options.unloaded
+    ? lazyLoading(options.engine, options.model, options.loadMs, options.failsToLoad !== undefined)
+    : undefined
   const states = engineStates(options, readyAt - options.loadMs)
   let loadingAnswers = 0
   const isReady = (): boolean => Date.now() >= readyAt && loadingAnswers >= (options.loadingAnswers ?? 0)

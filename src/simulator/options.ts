@@ -23,7 +23,15 @@ export interface SimulatorOptions {
   sleepsUntilMs?: number
   /** vLLM: its engine core dies this long after the start: /health 503, generations 500 EngineDeadError. */
   diesAfterMs?: number
-  /** Triton (--exit-on-error=false): the model failed to load, with this reason in the repository index. */
+  /**
+   * The share of the model in GPU memory once loaded (0 to 1): Ollama's `/api/ps` `size_vram` of its `size`,
+   * llama.cpp's `offloaded N/M layers to GPU` line. Undefined: neither says.
+   */
+  onGpu?: number
+  /**
+   * Triton (--exit-on-error=false): the model failed to load, with this reason in the repository index. llama.cpp's
+   * router (`unloaded`): the load asked fails, its instance exiting with status 1.
+   */
   failsToLoad?: string
   /** Each line of the engine's own start-up log (SIMULATED_LOGS), its fatal lines as it dies included. */
   onLog?(line: string): void

@@ -54,6 +54,12 @@ export async function simulate(options: SimulatorOptions): Promise<SimulatedServ
     // A model loaded only when asked (`unloaded`) has no start-up of its own to show: the first lines only.
     for (const [share, text] of log.lines)
       if (!options.unloaded || share === 0) timers.push(setTimeout(() => print(text), share * options.loadMs))
+    const { offload } = log
+    if (offload !== undefined && options.onGpu !== undefined && !options.unloaded) {
+      // a model of 32 repeating layers and its output layer
+      const line = offload.line(Math.round(33 * options.onGpu), 33)
+      timers.push(setTimeout(() => print(line), offload.at * options.loadMs))
+    }
   }
   // Callers that never crash the engine need not await this.
   ended.catch(() => undefined)

@@ -19,6 +19,15 @@ export function engineStates(
     options.sleepsUntilMs !== undefined && wokenAt === undefined && Date.now() < startedAt + options.sleepsUntilMs
   const dead = (): boolean => options.diesAfterMs !== undefined && Date.now() >= startedAt + options.diesAfterMs
   return (method, path, phase) => {
+    // server/routes.go PsHandler: each loaded model's size and the part of it in GPU memory
+    if (engine === 'ollama' && options.onGpu !== undefined && path === '/api/ps') {
+      const size = 2019393189
+      const loaded = { name: model, model, size, size_vram: Math.round(size * options.onGpu) }
+      return json({ models: phase === 'ready' ? [loaded] : [] })
+    }
+    // http_server.py: /health_generate always runs a one-token generation, which fails as every generation does
+    if (engine === 'sglang' && options.generationFails === true && path === '/health_generate' && phase === 'ready')
+      return empty(503)
     if (engine === 'vllm') {
       // api_server.py (VLLM_SERVER_DEV_MODE=1): the sleep routes; without dev mode they are 404
       if (options.sleepsUntilMs !== undefined && path === '/is_sleeping') return json({ is_sleeping: asleep() })
@@ -56,7 +65,8 @@ export function engineStates(
 export function lazyLoading(
   engine: EngineName,
   model: string,
-  loadMs: number
+  loadMs: number,
+  failsToLoad = false
 ):
   | ((method: string, path: string, request?: Record<string, unknown>) => Reply | Promise<Reply> | undefined)
   | undefined {
@@ -64,6 +74,9 @@ export function lazyLoading(
   const state = (): 'unloaded' | 'loading' | 'loaded' =>
     loadedAt === undefined ? 'unloaded' : Date.now() >= loadedAt ? 'loaded' : 'loading'
   const askLoad = (): number => (loadedAt ??= Date.now() + loadMs)
+  // server-models.cpp: an instance that exited non-zero is `unloaded` with its `exit_code` and `failed`
+  const routerStatus = (): Record<string, unknown> =>
+    failsToLoad && state() === 'loaded' ? { value: 'unloaded', exit_code: 1, failed: true } : { value: state() }
   if (engine === 'llamacpp')
     return (method, path, request) => {
       // router mode: /health is 200 at once whatever the models do
@@ -71,7 +84,7 @@ export function lazyLoading(
       if (path === '/v1/models' || path === '/models')
         return json({
           object: 'list',
-          data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: CREATED, status: { value: state() } }]
+          data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: CREATED, status: routerStatus() }]
         })
       if (method === 'POST' && path === '/models/load') {
         if (request?.model !== model) return json({ error: { code: 400, message: 'model not found' } }, 400)

@@ -82,6 +82,16 @@ export function assess(result: ProbeResult, expect: Expectation, regexLimitMs = 
     // `model-match: exact`: an id that only contains the name is some other model (kimi-k2 in kimi-k2.5-int4)
     if (matchKind(match.how) === 'partial' && expect.modelMatch === 'exact')
       return waiting({ what: 'model', model: expect.model, partial: found.id })
+    // the engine's own word that the load failed: waiting will not load it
+    if (found.failed !== undefined) {
+      const loadFailed = {
+        request: 'the model list',
+        model: clip(found.id, 200),
+        reason: found.failed,
+        state: 'failed'
+      }
+      return judged({ state: 'fatal', ...answered, loadFailed }, { fatalReason: 'load-failed' })
+    }
     if (found.unloaded)
       return {
         ...waiting({ what: 'model-unloaded', id: found.id, ...(expect.load === true ? { loadAsked: true } : {}) }),

@@ -1,4 +1,7 @@
-/** States waiting cannot change (`wrong-model`, `engine-dead`): each turns the answer that settles it fatal. */
+/**
+ * States waiting cannot change (`wrong-model`, `engine-dead`, generations failing alike: `generation-failed`): each
+ * turns the answer that settles it fatal.
+ */
 import { nearestModel } from '../engines/match.js'
 import { DEAD_ANSWERS_IN_A_ROW } from '../engines/readiness.js'
 import type { Assessment } from '../facts/answer.js'
@@ -52,6 +55,53 @@ export function deadEngineStreak(): DeadEngineStreak {
       if (count < DEAD_ANSWERS_IN_A_ROW) return a
       const engineDead = { request, by: 'generations' as const, status: a.answer.generation?.answer.status, count }
       return { ...a, state: 'fatal', fatalReason: 'engine-dead', answer: { ...a.answer, state: 'fatal', engineDead } }
+    }
+  }
+}
+
+export interface FailingGenerations {
+  /**
+   * After each answer: `request` when a generation was sent (the model listed, the engine ready). The fatal
+   * `generation-failed` answer once every generation has got the same server error for long enough.
+   */
+  see(assessment: Assessment, request: string | undefined, now: number): Assessment
+}
+
+/**
+ * Statuses that say "not yet" or "too busy" rather than an error: a server may answer them while it warms up or
+ * sheds load, so they never count as the same failure.
+ */
+const NOT_YET_STATUSES = new Set([408, 425, 429, 503])
+
+/** One server error as compared: its status and words, with numbers (request ids, times) left out. */
+function errorKey(a: Assessment): string | undefined {
+  const g = a.answer.generation?.answer
+  if (g === undefined || g.state === 'ready' || g.status === undefined || g.error !== undefined) return undefined
+  if (g.status < 400 || NOT_YET_STATUSES.has(g.status)) return undefined
+  return `${g.status} ${(g.said ?? '').replace(/\d+/g, '#')}`
+}
+
+/** `after.ms` and `after.attempts` (whichever comes later) of the same server error from consecutive generations. */
+export function failingGenerations(after: { ms: number; attempts: number }): FailingGenerations {
+  let since: { at: number; key: string; count: number } | undefined
+  return {
+    see(a, request, now) {
+      const key = request === undefined || a.state !== 'waiting' ? undefined : errorKey(a)
+      if (key === undefined || request === undefined) {
+        since = undefined
+        return a
+      }
+      since = since?.key === key ? { ...since, count: since.count + 1 } : { at: now, key, count: 1 }
+      const forMs = now - since.at
+      if (forMs < after.ms || since.count < after.attempts) return a
+      const status = a.answer.generation?.answer.status as number
+      const generationsFailing = { request, status, forMs, count: since.count }
+      return {
+        ...a,
+        state: 'fatal',
+        fatalReason: 'generation-failed',
+        answer: { ...a.answer, state: 'fatal', generationsFailing }
+      }
     }
   }
 }

@@ -48,6 +48,8 @@ export const withDefaults = (gateDeps: GateDeps): Deps => ({
 /** One server's wait, as its endpoints share it. */
 export interface ServerWait {
   settings: Settings
+  /** The server's `start` line, when this step starts it. */
+  start?: string
   /** Collects what the answers' bodies leave, for every HTTP client of every endpoint. */
   collector: BodyCollector
   deps: Deps

@@ -77,7 +77,8 @@ export async function waitForEndpoint(
     label: (engine) => profile.label ?? (engine === undefined ? 'the engine' : ENGINES[engine].label),
     debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
     leftMs,
-    wokeUp: (label, wakeUrl) => deps.log(`${prefix}${wakeAskedText(label, wakeUrl)}`)
+    wokeUp: (label, wakeUrl) => deps.log(`${prefix}${wakeAskedText(label, wakeUrl)}`),
+    serverVariable: (name) => serverVariable(server.start, deps.env, name)
   })
   // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
   let loading: Promise<void> | undefined
@@ -133,4 +134,14 @@ export async function waitForEndpoint(
   } finally {
     await Promise.all([prober.close(), generator?.close(), implied?.close(), readiness.close(), loader?.close()])
   }
+}
+
+/**
+ * `name` as the server started by `start` sees it: set on its line (`NAME=v cmd`, `docker run -e NAME=v`, `export`),
+ * else the step's environment it inherits; undefined for a server this step did not start.
+ */
+export function serverVariable(start: string | undefined, env: NodeJS.ProcessEnv, name: string): string | undefined {
+  if (start === undefined) return undefined
+  const set = new RegExp(`(?:^|[\\s;&|'"])${name}=(['"]?)([^\\s'";&|]*)\\1`).exec(start)
+  return set !== null ? set[2] : env[name]
 }

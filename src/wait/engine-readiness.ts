@@ -44,6 +44,8 @@ export interface EngineReadinessOptions {
   debug?(line: string): void
   /** Told of the wake-up request sent (its engine's label, its URL). */
   wokeUp(label: string, url: URL): void
+  /** A variable of the server's environment, as far as its `start` line and the step's environment tell. */
+  serverVariable?(name: string): string | undefined
 }
 
 export interface EngineReadiness {
@@ -124,7 +126,11 @@ export function engineReadiness(o: EngineReadinessOptions): EngineReadiness {
     timeoutMs: number,
     signal?: AbortSignal
   ): Promise<GenerationCheck> => {
-    const url = readinessCheckUrl(c, o.url, model)
+    const { instead } = c
+    const value = instead && o.serverVariable?.(instead.variable)
+    const route =
+      instead !== undefined && value !== undefined && instead.when.test(value) ? { ...c, path: instead.path } : c
+    const url = readinessCheckUrl(route, o.url, model)
     const sentAt = o.clock.now()
     const result = await paced(url, c.method, c.minGapMs, c.oneAtATime, timeoutMs, signal)
     o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`)

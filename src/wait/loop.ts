@@ -12,12 +12,18 @@ import type { Settings } from '../inputs/settings.js'
 import type { ServerWait } from './deps.js'
 import { clip } from '../runtime/text.js'
 import { nextProbeAt, probeOnLogLines } from './schedule.js'
-import { deadEngineStreak, wrongModelWatch } from './cannot-change.js'
+import { deadEngineStreak, failingGenerations, wrongModelWatch } from './cannot-change.js'
 
 /** The settings the loop keeps to, and `once`: the first answer decides (not ready ends it with reason=timeout). */
 export type WaitOptions = Pick<
   Settings,
-  'intervalMs' | 'probeGapMs' | 'timeoutMs' | 'requestTimeoutMs' | 'progressIntervalMs' | 'wrongModelAfterMs'
+  | 'intervalMs'
+  | 'probeGapMs'
+  | 'timeoutMs'
+  | 'requestTimeoutMs'
+  | 'progressIntervalMs'
+  | 'wrongModelAfterMs'
+  | 'generationFailedAfter'
 > & { expect: Expectation; once?: boolean }
 
 /** What the loop asks and is told; what the server's log and history tell, as its server's wait has it. */
@@ -98,6 +104,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
   })
   const wrongModel = wrongModelWatch(opts.wrongModelAfterMs, () => deps.servesOneModel?.() ?? false)
   const deadStreak = deadEngineStreak()
+  const failing = failingGenerations(opts.generationFailedAfter)
   const halted = (): Halt | undefined => deps.halter?.halted
   const signal = deps.halter?.signal
 
@@ -131,6 +138,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     generationFailed = false
     /** How long this round's costly request took: the next probe waits by it (see `gapAfter`). */
     let costMs = 0
+    let generationRequest: string | undefined
     if (assessment.state === 'ready' && deps.generate) {
       const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()))
       const generationSentAt = clock.now()
@@ -147,8 +155,10 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
         else generationFailed = assessment.state !== 'fatal'
         const dead = check.assessment.state !== 'ready' && (deps.deadGeneration?.(check.assessment) ?? false)
         assessment = deadStreak.see(assessment, dead, check.request)
+        generationRequest = check.request
       }
     }
+    assessment = failing.see(assessment, generationRequest, clock.now())
     if (assessment.state === 'waiting' && probed.answered && deps.loadFailure) {
       const failed = await deps.loadFailure(
         Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now())),

@@ -147,7 +147,8 @@ export async function finishHistory({
     ...(profile.engine === undefined ? {} : { engine: profile.engine }),
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
-    ...smokeRecord(outcome, settings)
+    ...smokeRecord(outcome, settings),
+    ...(outcome.placement === undefined ? {} : { placement: outcome.placement.placement })
   }
   // a history file another job holds locked must not keep this one past its deadline
   const findings = await recordRun(

@@ -9,7 +9,7 @@ import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.
 import type { Server, Settings } from '../inputs/settings.js'
 import { createBodyCollector } from '../runtime/memory.js'
 import { expectation } from '../facts/answer.js'
-import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
+import type { GateOutcome, PlacementFacts, TargetOutcome } from '../facts/outcome.js'
 import type { Halt } from '../facts/halt.js'
 import { Halter } from '../runtime/halter.js'
 import type { Deps, ServerWait } from './deps.js'
@@ -24,6 +24,10 @@ import { streamRoute } from '../engines/streams.js'
 import type { Clock } from '../runtime/clock.js'
 import type { LaunchedServer, ServerKind } from './servers/kind.js'
 import { asCancelled } from './cancelled.js'
+import { type LogPlacement, meantForGpu, ollamaPs, placementLog, placementOf } from './placement.js'
+import { createHttpClient } from '../http/probe.js'
+import { gpuSnapshot } from '../gpu/nvidia-smi.js'
+import { placementLines } from '../report/progress.js'
 
 /** A server of a fleet: halting `stop` ends its wait as the fleet decides; `settled` hears how it ended. */
 export interface FleetMember {
@@ -52,7 +56,14 @@ export async function waitForServer(
     const waitStart = deps.startedAt ?? clock.now()
     const history = openHistory(settings, server, deps)
     const profile = new StartupProfile({ engine: settings.engine, startedAt: launched.startedAt, usual: history.usual })
-    const { log, sayStartup, readLines, readyLine, logLines } = followLog({ launched, profile, deps, waitStart })
+    const placed = placementLog()
+    const { log, sayStartup, readLines, readyLine, logLines } = followLog({
+      launched,
+      profile,
+      deps,
+      waitStart,
+      placed
+    })
     launched.beforeWait()
     deps.log(waiting(settings, server))
     const { failPattern } = settings
@@ -63,6 +74,7 @@ export async function waitForServer(
     const startedAt = launched.startedAt ?? waitStart
     const serverWait: ServerWait = {
       settings,
+      start: server.start,
       collector: createBodyCollector(),
       deps,
       ports,
@@ -95,13 +107,25 @@ export async function waitForServer(
     member?.settled(last)
     const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() })
     await launched.afterWait(last.ready, readyAt)
+    const placement = last.ready
+      ? await placementOfServer(server, settings, launched.facts, placed.found, waited, deps)
+      : undefined
+    if (placement !== undefined) {
+      deps.log(placementLines.found(placement.placement, placement.evidence))
+      if (placement.warning !== undefined) deps.warn(placement.warning, 'placement')
+    }
     // Once the fleet is ready, and only then: a server that is not ready has no throughput to measure. The
     // startup's figures were taken before it, so that its requests count in none of them.
     const smoke = settings.smoke !== undefined && last.ready
     const results = smoke
       ? await smokeEndpoints(waited, settings, { clock, signal: halter.signal, log: deps.log })
       : waited
-    const outcome = cancelledSince({ ...reportedEndpoint(results, endpoints.halted), results }, deps, smoke, waitStart)
+    const outcome = cancelledSince(
+      { ...reportedEndpoint(results, endpoints.halted), results, ...(placement && { placement }) },
+      deps,
+      smoke,
+      waitStart
+    )
     const facts = launched.facts
     const profileFacts = await finishHistory({ settings, outcome, facts, profile, history, deps, readyAt })
     // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
@@ -203,18 +227,23 @@ function followLog({
   launched,
   profile,
   deps,
-  waitStart
+  waitStart,
+  placed
 }: {
   launched: LaunchedServer
   profile: StartupProfile
   deps: Deps
   waitStart: number
+  placed: ReturnType<typeof placementLog>
 }) {
   const { clock } = deps
   const sayStartup = (events: TrackerEvent[]): void =>
     startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
   const log = launched.followLog((lines) =>
-    lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+    lines.forEach((l) => {
+      placed.see(l.text, l.number)
+      sayStartup(profile.earlier(l.text, clock.now(), l.number))
+    })
   )
   // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
   const readySeen = new AbortController()
@@ -244,7 +273,10 @@ function followLog({
       signal.addEventListener('abort', done, { once: true })
     })
   const readLines = (lines: LogLine[]): KnownFatal | undefined => {
-    for (const l of lines) sayStartup(profile.line(l.text, clock.now(), l.number))
+    for (const l of lines) {
+      placed.see(l.text, l.number)
+      sayStartup(profile.line(l.text, clock.now(), l.number))
+    }
     if (profile.readyLineSeen) readySeen.abort()
     if (lines.length > 0) [...waiting].forEach((done) => done())
     const f = profile.fatal
@@ -257,4 +289,48 @@ function followLog({
     )
   }
   return { log, sayStartup, readLines, readyLine: log && readyLine, logLines: log && logLines }
+}
+
+/**
+ * Once ready: where the model is, from the log's lines, Ollama's `/api/ps` and the GPU memory the server holds, and
+ * whether it was meant to be on GPUs. Bounded by the wait's deadline and ended by a cancel.
+ */
+async function placementOfServer(
+  server: Server,
+  settings: Settings,
+  facts: LaunchedServer['facts'],
+  log: LogPlacement,
+  results: readonly TargetOutcome[],
+  deps: Deps
+): Promise<PlacementFacts | undefined> {
+  const timeLeft = (): number =>
+    Math.max(1, Math.min(5_000, settings.timeoutMs - (deps.clock.now() - (deps.startedAt ?? deps.clock.now()))))
+  // Ollama's own list routes name it as well as `engine` does
+  const isOllama = (r: TargetOutcome): boolean =>
+    r.engine === 'ollama' || (r.engine === undefined && /^\/api\/(?:tags|ps)$/.test(r.url.pathname))
+  const ollamaResult = results.find((r) => r.ready && isOllama(r) && r.last?.modelId !== undefined)
+  let ollama: Awaited<ReturnType<typeof ollamaPs>>
+  if (ollamaResult !== undefined) {
+    const client = createHttpClient({
+      caCert: settings.caCert,
+      insecureTls: settings.insecureTls,
+      secrets: settings.secrets
+    })
+    try {
+      ollama = await ollamaPs(ollamaResult.url, ollamaResult.last?.modelId as string, (url) =>
+        client.send({ url, method: 'GET', headers: settings.headers }, timeLeft(), deps.cancel?.signal)
+      )
+    } finally {
+      await client.close()
+    }
+  }
+  let gpusPresent = facts?.gpusPresent
+  // a model wholly on the CPU where no server process was read: whether GPUs are there tells if that was meant
+  if (ollama !== undefined && ollama.sizeVram === 0 && gpusPresent === undefined) {
+    const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs: timeLeft(), signal: deps.cancel?.signal })
+    if (snapshot.kind === 'available') gpusPresent = snapshot.gpus.length
+  }
+  // the step's CUDA_VISIBLE_DEVICES is the server's only where this step starts it
+  const meant = meantForGpu(server.start, server.start === undefined ? {} : deps.env, gpusPresent)
+  return placementOf({ meant, log, heldMiB: facts?.gpuMemoryMiB, ollama })
 }

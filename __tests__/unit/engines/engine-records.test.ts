@@ -17,6 +17,7 @@ const ENGINE_FILES = readdirSync(new URL('src/engines/', root)).filter((f) => /^
 describe('the engine records', () => {
   it('are one file each, named for the engine, each listed once in the index', () => {
     const mechanisms = [
+      'cites',
       'index',
       'load',
       'match',

@@ -101,6 +101,13 @@ describe('the engine log table', () => {
 
 /** Fatal lines as the research notes quote them from the engines' source and real logs. */
 const FATAL: Array<[Engine, string, boolean]> = [
+  // users' 2026 logs of data-parallel API servers whose engine cores never came up
+  ['vllm', '(ApiServer_1 pid=1217) TimeoutError: Timed out waiting for engine core processes to start.', false],
+  [
+    'vllm',
+    '(ApiServer_0 pid=10466) TimeoutError: Timed out waiting for engines to send initial message on input socket.',
+    false
+  ],
   ['vllm', '(Worker_TP3 pid=9) ERROR 03-09 10:12:13 [multiproc_executor.py:743] WorkerProc hit an exception.', false],
   [
     'vllm',

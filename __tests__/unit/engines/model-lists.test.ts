@@ -74,6 +74,25 @@ describe('readModelList', () => {
     expect(readModelList(parseJson(bodies.llamacppLoading))?.models[0].unloaded).toBeUndefined()
   })
 
+  it("llama.cpp's router (de3ff81, server-models.cpp): every status but loaded waits; unloaded with exit_code is a failed load", () => {
+    const entry = (status: object) => ({ id: 'm.gguf', object: 'model', owned_by: 'llamacpp', status })
+    const list = (...statuses: object[]) =>
+      readModelList(parseJson(JSON.stringify({ object: 'list', data: statuses.map(entry) })))?.models
+    expect(
+      list({ value: 'downloading' }, { value: 'downloaded' }, { value: 'loading' }, { value: 'sleeping' })?.map(
+        (m) => m.loading
+      )
+    ).toEqual(['status "downloading"', 'status "downloaded"', 'status "loading"', 'status "sleeping"'])
+    expect(list({ value: 'loaded', args: ['--port', '8081'] })).toEqual([{ id: 'm.gguf' }])
+    expect(list({ value: 'unloaded', args: [], exit_code: 1, failed: true })).toEqual([
+      { id: 'm.gguf', loading: 'status "unloaded"', failed: 'its instance exited with status 1' }
+    ])
+    // unloaded on purpose (exit code 0, no failed): loaded again when asked
+    expect(list({ value: 'unloaded', exit_code: 0 })).toEqual([
+      { id: 'm.gguf', loading: 'status "unloaded"', unloaded: true }
+    ])
+  })
+
   it.each(['', 'not json', '[1,2]', '"text"', '{"status":"ok"}', '{"data":"x"}', '{"unix":1767225600.1}'])(
     'finds no list in %p',
     (body) => {

@@ -132,3 +132,30 @@ describe('Ollama: v0.25.0 (the llama runner) and v0.33.0-rc2 (llama-server) time
     expect([tracker.ready, tracker.fatal()]).toEqual([true, undefined])
   })
 })
+
+describe('vLLM of 2026: data-parallel API servers and the Rust frontend (vllm@00a5fdd2, PR #40848)', () => {
+  it('two API servers (--api-server-count = the DP size): their own prefixes, ready at the first startup complete', () => {
+    const tracker = replay('vllm-v0.26.0-dp2')
+    expect(tracker.engine).toBe('vllm')
+    expect(names(tracker).map(([n]) => n)).toEqual([
+      'initializing',
+      'loading weights',
+      'allocating KV cache',
+      'starting server'
+    ])
+    const profile = new StartupProfile()
+    for (const l of physicalLines(readFixture(fixture('vllm-v0.26.0-dp2')).writes)) {
+      profile.line(l.text, l.at * 1000)
+      if (/ApiServer_0 pid=88\) INFO:\s+Application startup complete/.test(l.text)) {
+        expect(profile.readyLineSeen).toBe(true)
+        expect(profile.readyLineTime()).toBeCloseTo(45_300, 0)
+      }
+    }
+  })
+
+  it('the Rust frontend, no uvicorn: its launch starts the server phase, its own line is the ready one', () => {
+    const tracker = replay('vllm-v0.26.0-rust-frontend')
+    expect(tracker.ready).toBe(true)
+    expect(names(tracker).at(-1)?.[0]).toBe('starting server')
+  })
+})

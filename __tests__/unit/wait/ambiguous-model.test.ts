@@ -39,7 +39,8 @@ it('stops with reason=ambiguous-model within one probe, naming the candidates an
       requestTimeoutMs: 10_000,
       progressIntervalMs: 30_000,
       wrongModelAfterMs: 0,
-      probeGapMs: 5_000
+      probeGapMs: 5_000,
+      generationFailedAfter: { ms: 60_000, attempts: 10 }
     },
     { probe: async () => (probes++, answer), clock }
   )

@@ -67,6 +67,7 @@ const options = (over: Partial<WaitOptions> = {}): WaitOptions => ({
   progressIntervalMs: 30_000,
   wrongModelAfterMs: 0,
   probeGapMs: 5_000,
+  generationFailedAfter: { ms: 60_000, attempts: 10 },
   ...over
 })
 
@@ -542,6 +543,77 @@ describe('waitForModel with a generation check', () => {
       generate: failed(500, 'x')
     })
     expect(outcome.reason).toBe('timeout')
+  })
+
+  it('ends with generation-failed once the same server error has come for 60 s and 10 attempts, whichever is later', async () => {
+    for (const [intervalMs, attempts, elapsedMs, words] of [
+      // every 5 s: ten attempts take 45 s, so the 60 s decide
+      [5_000, 13, 60_000, '1m00s'],
+      // every 10 s: 60 s are six attempts, so the ten decide
+      [10_000, 10, 90_000, '1m30s']
+    ] as const) {
+      const clock = new FakeClock()
+      const s = server(clock, () => listing('kimi'), 0)
+      let n = 0
+      const outcome = await waitForModel(options({ intervalMs, probeGapMs: intervalMs, timeoutMs: 1_800_000 }), {
+        probe: s.probe,
+        clock,
+        // the request id changes with every answer; the error is the same
+        generate: async () => failed(500, `Internal server error (request ${++n})`)()
+      })
+      expect(outcome).toMatchObject({ ready: false, reason: 'generation-failed', attempts })
+      expect(outcome.elapsedMs).toBe(elapsedMs)
+      expect(outcome.last?.state).toBe('fatal')
+      expect(outcome.last?.answer.generationsFailing).toEqual({
+        request: 'POST /v1/completions',
+        status: 500,
+        forMs: elapsedMs,
+        count: attempts
+      })
+      expect(answerWords(outcome.last?.answer ?? { state: 'fatal' }).detail).toBe(
+        `the model is listed and the engine says ready, but POST /v1/completions answered the same error for ${words} ` +
+          `(${attempts} times in a row): HTTP 500 Internal server error (request ${attempts}). ` +
+          "Waiting will not make it generate: see the server's log"
+      )
+    }
+  })
+
+  it('waits to the timeout while the error changes, says not yet (503, 429), or the engine is not ready', async () => {
+    const cases: Array<[string, Partial<Parameters<typeof waitForModel>[1]>]> = [
+      ['changing', { generate: async () => failed(clock().t % 10_000 === 0 ? 500 : 502, 'x')() }],
+      ['503', { generate: failed(503, 'Service Unavailable') }],
+      ['429', { generate: failed(429, 'Too many requests') }],
+      [
+        'engine not ready every other time',
+        {
+          generate: failed(500, 'x'),
+          engineReady: async () => ({
+            request: 'GET /health',
+            latencyMs: 1,
+            assessment:
+              clock().t % 10_000 === 0
+                ? { state: 'ready' as const, answer: { state: 'ready' as const } }
+                : { state: 'waiting' as const, answer: { state: 'waiting' as const, status: 503 }, status: 503 }
+          })
+        }
+      ]
+    ]
+    let current = new FakeClock()
+    const clock = () => current
+    for (const [name, deps] of cases) {
+      current = new FakeClock()
+      const s = server(current, () => listing('kimi'), 0)
+      const outcome = await waitForModel(options({ timeoutMs: 300_000 }), {
+        probe: s.probe,
+        clock: current,
+        ...deps
+      })
+      expect([name, outcome.reason, outcome.elapsedMs]).toEqual([
+        name,
+        name === 'engine not ready every other time' ? 'timeout' : 'generation-failed',
+        300_000
+      ])
+    }
   })
 
   it('stops at once when the generation route refuses the key', async () => {

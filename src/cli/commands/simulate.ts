@@ -32,6 +32,7 @@ export async function simulateCommand(argv: string[], io: CliIo, sayRaw: Say): P
     'crash-after': { type: 'string' },
     'generation-fails': { type: 'boolean' },
     unloaded: { type: 'boolean' },
+    'on-gpu': { type: 'string' },
     'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
     ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
     'log-file': { type: 'string' },
@@ -57,6 +58,10 @@ export async function simulateCommand(argv: string[], io: CliIo, sayRaw: Say): P
   const loadMs = duration('load', String(values.load))
   const crashAfter = values['crash-after']
   const crashAfterMs = typeof crashAfter === 'string' ? duration('crash-after', crashAfter) : undefined
+  const onGpuText = typeof values['on-gpu'] === 'string' ? values['on-gpu'].trim() : undefined
+  const onGpu = onGpuText === undefined ? undefined : Number(onGpuText)
+  if (onGpuText !== undefined && !(/^\d*\.?\d+$/.test(onGpuText) && Number(onGpuText) <= 1))
+    throw new UsageError(`--on-gpu: "${printable(onGpuText)}" is not a share from 0 to 1, such as 0.4`)
   const portText = String(values.port)
   if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
     throw new UsageError(`--port: "${printable(portText)}" is not a port number from 1 to 65535`)
@@ -89,6 +94,7 @@ export async function simulateCommand(argv: string[], io: CliIo, sayRaw: Say): P
       crashAfterMs,
       generationFails: values['generation-fails'] === true,
       unloaded: values.unloaded === true,
+      onGpu,
       pace: { tokensPerSecond, ttftMs },
       onLog: log.write,
       onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)

@@ -144,7 +144,7 @@ function launched(
       if (container.neverCreated()) facts.container = undefined
       const started = startedOnClock(now, deps.clock)
       if (ready && started !== undefined) facts.startupMs = Math.max(0, readyAt - started)
-      if (ready) facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => container.family(), deps)
+      if (ready) Object.assign(facts, await gpuMemoryOf(settings, () => container.family(), deps))
       if (initial === undefined) reportEnvironment(settings, server, container, facts, deps)
       if (!ready && log !== undefined) {
         facts.logTail = log.tail()

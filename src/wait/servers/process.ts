@@ -122,7 +122,7 @@ function launched(own: Server, settings: Settings, pid: number | undefined, deps
     afterWait: async (ready, readyAt) => {
       if (ready && server?.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
       if (ready && server !== undefined)
-        facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps)
+        Object.assign(facts, await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps))
       reportEnvironment(settings, own, server, facts, deps, pid !== undefined)
       if (!ready && log !== undefined) {
         facts.logTail = log.tail()
@@ -162,14 +162,14 @@ export async function gpuMemoryOf(
   settings: Settings,
   family: () => Set<number>,
   deps: Deps
-): Promise<number | undefined> {
+): Promise<Pick<ServerFacts, 'gpuMemoryMiB' | 'gpusPresent'>> {
   const timeoutMs = Math.min(5_000, timeLeft(settings, deps, deps.startedAt ?? deps.clock.now()))
   const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.cancel?.signal })
   if (snapshot.kind === 'unavailable') {
     deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail))
-    return undefined
+    return {}
   }
-  return memoryHeldBy(snapshot, family()).mib
+  return { gpuMemoryMiB: memoryHeldBy(snapshot, family()).mib, gpusPresent: snapshot.gpus.length }
 }
 
 /**
