@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(345);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3864);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16565,7 +16565,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 345:
+/***/ 3864:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16591,6 +16591,7 @@ const FIXED = {
     requestTimeoutMs: 10_000,
     probeGapMs: 250,
     wrongModelAfterMs: 30_000,
+    generationFailedAfter: { ms: 60_000, attempts: 10 },
     progressIntervalMs: 30_000,
     logLines: 50,
     stopTimeoutMs: 30_000,
@@ -16995,6 +16996,13 @@ const kserve = {
 ;// CONCATENATED MODULE: ./src/engines/llamacpp.ts
 /** llama.cpp's llama-server: its log lines (b6428 and v0.5.0), its router mode's load on demand, its own stream. */
 
+/**
+ * Where its layers went (`llm_load_tensors:` before the function's rename, `load_tensors:` after; Ollama's ggml
+ * backend logs the same words): N of M below M is a model partly on the CPU. Printed only where a GPU backend is.
+ */
+const LLAMACPP_OFFLOADED = /\boffloaded (\d+)\/(\d+) layers to GPU\b/;
+/** A build without a usable GPU given `-ngl`: every layer stays on the CPU. */
+const LLAMACPP_NO_GPU = /no usable GPU found, --gpu-layers option will be ignored/;
 const llamacpp = {
     name: 'llamacpp',
     label: 'llama.cpp',
@@ -17046,9 +17054,31 @@ const llamacpp = {
     stream: 'llamacpp',
     // router mode lists every model file with `status.value` "unloaded" and loads one, by its listed id, on request
     load: { when: 'unloaded', path: '/models/load', body: (id) => ({ model: id }) },
+    // checked against a checkout by `npm run engines:check -- llama.cpp <checkout>` (CI: node-llama-cpp's source)
+    cites: [
+        { path: 'tools/server/server.cpp', text: '"model loaded\\n"' },
+        { path: 'tools/server/server.cpp', text: '"listening on %s\\n"' },
+        { path: 'tools/server/server.cpp', text: '"/v1/models"' },
+        { path: 'tools/server/server.cpp', text: '"/models/load"' },
+        { path: 'tools/server/server.cpp', text: '"/health"' },
+        { path: 'tools/server/server-models.h', text: 'return "unloaded";' },
+        { path: 'tools/server/server-models.h', text: 'return "loading";' },
+        { path: 'tools/server/server-models.h', text: 'return "loaded";' },
+        { path: 'tools/server/server-models.h', text: 'return "sleeping";' },
+        { path: 'tools/server/server-models.h', text: 'return "downloading";' },
+        { path: 'tools/server/server-models.cpp', text: 'status["exit_code"]' },
+        { path: 'tools/server/server-models.cpp', text: 'status["failed"]' },
+        { path: 'src/llama-model.cpp', text: 'offloaded %d/%d layers to GPU' },
+        { path: 'common/arg.cpp', text: 'no usable GPU found, --gpu-layers option will be ignored' },
+        { path: 'common/common.cpp', text: 'llama threadpool init' },
+        { path: 'common/common.cpp', text: 'warming up the model with an empty run' },
+        { path: 'ggml/src/gguf.cpp', text: 'failed to open GGUF file' }
+    ],
     sources: [
         'ggml-org/llama.cpp:tools/server/server-models.cpp (router mode: status unloaded \u2192 loading \u2192 loaded, /models/load)',
         'ggml-org/llama.cpp:common/common.cpp (llama threadpool init)',
+        'ggml-org/llama.cpp:src/llama-model.cpp load_tensors (offloaded %d/%d layers to GPU)',
+        'ggml-org/llama.cpp:common/arg.cpp (no usable GPU found, --gpu-layers option will be ignored; v0.5.0 CPU build)',
         '__tests__/fixtures/logs/llamacpp-b6428.log (aa6192d3), llamacpp-v0.5.0-node-llama-cpp-3.22.1*.log (de3ff81)'
     ]
 };
@@ -17183,7 +17213,8 @@ const sglang = {
                 took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
             },
             { phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
-            { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ }
+            // `/model_info` and `/server_info` replace `/get_model_info` and `/get_server_info`
+            { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?(?:model|server)_info/ }
         ],
         fatal: [
             ...TORCH_FATAL,
@@ -17207,7 +17238,13 @@ const sglang = {
             path: '/health',
             minGapMs: 1_000,
             oneAtATime: true,
-            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends',
+            // `false`/`0` makes /health a plain 200 once past Starting; /health_generate (the same handler) still generates
+            instead: {
+                variable: 'SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION',
+                when: /^(?:0|false|no|off)$/i,
+                path: '/health_generate'
+            }
         })
     ],
     // No dead-engine answer: a scheduler or detokenizer that dies sends SIGQUIT to the server, which kills its
@@ -17218,6 +17255,7 @@ const sglang = {
     sources: [
         'sgl-project/sglang@0025436e:python/sglang/srt/entrypoints/http_server.py (/health; 503 while Starting since PR #8444)',
         'sgl-project/sglang:python/sglang/srt/environ.py (SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION)',
+        'sgl-project/sglang:python/sglang/srt/entrypoints/http_server.py (/health and /health_generate one handler; the fast path without generation)',
         'sgl-project/sglang:python/sglang/srt/entrypoints/engine.py (SIGQUIT from a dying child)',
         '__tests__/fixtures/logs/sglang-v0.5.8.post1.log, sglang-v0.5.8.post1-nccl-fail.log'
     ]
@@ -17334,15 +17372,20 @@ const triton = {
 };
 
 ;// CONCATENATED MODULE: ./src/engines/vllm.ts
-/** vLLM: what it prints while it starts (V1 engine, 0.11\u20130.16 wordings), its sleep mode and its dead engine core. */
+/**
+ * vLLM: what it prints while it starts (V1 engine, 0.11\u20130.16 wordings, and 2026's data-parallel API servers and Rust
+ * frontend), its sleep mode and its dead engine core.
+ */
 
 const vllm = {
     name: 'vllm',
     label: 'vLLM',
     log: {
-        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
+        signature: /\((?:APIServer|ApiServer_\d+|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine|Launching Rust frontend: /,
         stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
-        ready: /Application startup complete/,
+        // `--api-server-count` API servers (the data-parallel size by default) share the port and each prints it: the
+        // first serves. The Rust frontend (VLLM_USE_RUST_FRONTEND=1) has no uvicorn: it says it starts its server.
+        ready: /Application startup complete|\] starting OpenAI server bind_address=/,
         phases: [
             { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
             {
@@ -17375,7 +17418,7 @@ const vllm = {
             },
             {
                 phase: 'starting server',
-                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
+                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server|Launching Rust frontend: |Started DPSupervisor on|Launching vLLM DP Servers/
             }
         ],
         fatal: [
@@ -17385,7 +17428,9 @@ const vllm = {
             cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
             failure(/WorkerProc hit an exception|WorkerProc failed to start/),
             failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
-            failure(/Engine core initialization failed/)
+            failure(/Engine core initialization failed/),
+            // an API server whose engine cores never answered (`(ApiServer_1 pid=\u2026) TimeoutError: \u2026`)
+            failure(/Timed out waiting for (?:engine core processes to start|engines to send initial message)/)
         ]
     },
     ownedBy: 'vllm',
@@ -17421,7 +17466,10 @@ const vllm = {
         'vllm-project/vllm@v0.15.0,v0.17.1:vllm/entrypoints/serve/instrumentator/health.py (/health; 503 since PR #24897)',
         'vllm-project/vllm@v0.9.0:vllm/v1/engine/exceptions.py (the dead engine words)',
         'vllm-project/vllm@4e179065:vllm/v1/worker/gpu/model_runner.py (model runner v2 load line)',
-        '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log'
+        'vllm-project/vllm@00a5fdd2:vllm/entrypoints/cli/serve.py (Defaulting api_server_count to data_parallel_size; Rust frontend launch)',
+        'vllm-project/vllm@09ec0f07:vllm/entrypoints/openai/dp_supervisor.py (Started DPSupervisor on; /health, /ready, /readyz)',
+        'vllm-project/vllm PR #40848 (Rust frontend: starting OpenAI server bind_address=)',
+        '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log, vllm-v0.26.0-dp2.log, vllm-v0.26.0-rust-frontend.log'
     ]
 };
 
@@ -18799,6 +18847,7 @@ const listedWords = (answer) => answerWords({
     state: 'ready',
     wrongModel: undefined,
     engineDead: undefined,
+    generationsFailing: undefined,
     engineReadiness: undefined,
     generation: undefined
 }).summary;
@@ -18892,11 +18941,11 @@ const quoted = (ids) => ids
 /** The answers that end a wait at once, since waiting cannot change them. */
 function cannotChangeWords(answer, listed) {
     if (answer.loadFailed !== undefined) {
-        const { request, model, reason } = answer.loadFailed;
+        const { request, model, reason, state = 'UNAVAILABLE' } = answer.loadFailed;
         const said = clip(reason, 500);
         return {
-            summary: `${request}: "${model}" UNAVAILABLE: ${said}`,
-            detail: `the engine says "${model}" failed to load (${request}: UNAVAILABLE): ${said}. Waiting will not load it`
+            summary: `${request}: "${model}" ${state}: ${said}`,
+            detail: `the engine says "${model}" failed to load (${request}: ${state}): ${said}. Waiting will not load it`
         };
     }
     if (answer.wrongModel !== undefined) {
@@ -18917,6 +18966,16 @@ function cannotChangeWords(answer, listed) {
         return {
             summary: `${listed()} \u2014 the engine died: ${what}`,
             detail: `the engine's core died: ${what}. It will not recover by waiting: see the server's log, and restart it`
+        };
+    }
+    if (answer.generationsFailing !== undefined && answer.generation !== undefined) {
+        const { request, forMs, count } = answer.generationsFailing;
+        const said = answerWords(answer.generation.answer).summary;
+        const what = `${request} answered the same error for ${formatDuration(forMs)} (${count} times in a row): ${said}`;
+        return {
+            summary: `${listed()} \u2014 generations keep failing: ${what}`,
+            detail: `the model is listed and the engine says ready, but ${what}. ` +
+                "Waiting will not make it generate: see the server's log"
         };
     }
     return undefined;
@@ -19032,6 +19091,10 @@ function envLines(server) {
         return [envUnreadableText(server)];
     return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
 }
+/** Where the model is once ready (the warning, when it is not where meant, is said apart). */
+const placementLines = {
+    found: (placement, evidence) => `Model placement: ${placement} (${evidence})`
+};
 const probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
 /** What readiness means for these settings, in words. */
 function describeExpectation({ expect, url }, subject = url.href) {
@@ -20691,6 +20754,7 @@ function parseRun(line) {
         plausibleSeconds(r.elapsedSeconds) &&
         [r.startupSeconds, r.answeringSeconds].every((n) => n === undefined || plausibleSeconds(n)) &&
         [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || plausibleFigure(n)) &&
+        (r.placement === undefined || ['gpu', 'partial', 'cpu'].includes(r.placement)) &&
         Array.isArray(r.phases) &&
         r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
         (r.env === undefined ||
@@ -21157,7 +21221,8 @@ async function finishHistory({ settings, outcome, facts, profile, history, deps,
         ...(profile.engine === undefined ? {} : { engine: profile.engine }),
         phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
-        ...smokeRecord(outcome, settings)
+        ...smokeRecord(outcome, settings),
+        ...(outcome.placement === undefined ? {} : { placement: outcome.placement.placement })
     };
     // a history file another job holds locked must not keep this one past its deadline
     const findings = await recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, deps.cancel?.signal);
@@ -21219,6 +21284,19 @@ function openAiLoading(entry) {
 }
 /** mistral.rs lists a synthetic `default` entry (no status) beside its models, which carry one: not a model. */
 const isSyntheticDefault = (entry, all) => entry.id === 'default' && entry.status == null && all.some((e) => typeof e.status === 'string');
+/**
+ * llama.cpp's router: an instance that exited with a non-zero status is `unloaded` with `exit_code` and `failed: true`
+ * (a failed load or a crash: the router cannot tell them apart); a model unloaded on purpose has neither.
+ */
+function routerFailure(entry) {
+    const status = model_lists_isObject(entry.status) ? entry.status : undefined;
+    if (status === undefined || status.value !== 'unloaded')
+        return undefined;
+    const code = typeof status.exit_code === 'number' ? status.exit_code : undefined;
+    if (status.failed !== true && (code === undefined || code === 0))
+        return undefined;
+    return code === undefined ? 'failed' : `its instance exited with status ${code}`;
+}
 /** Router `status.value` "unloaded" and LM Studio's `state` "not-loaded": nothing is loading it. */
 const openAiUnloaded = (entry) => (model_lists_isObject(entry.status) && entry.status.value === 'unloaded') || entry.state === 'not-loaded';
 const MODEL_LIST_SHAPES = [
@@ -21235,6 +21313,9 @@ const MODEL_LIST_SHAPES = [
                 if (id === undefined || isSyntheticDefault(e, entries))
                     return [];
                 const loading = openAiLoading(e);
+                const failed = routerFailure(e);
+                if (failed !== undefined)
+                    return [{ id, loading: `status "unloaded"`, failed }];
                 return [loading === undefined ? { id } : { id, loading, ...(openAiUnloaded(e) ? { unloaded: true } : {}) }];
             });
         }
@@ -21477,6 +21558,16 @@ function assess(result, expect, regexLimitMs = 1_000) {
         // `model-match: exact`: an id that only contains the name is some other model (kimi-k2 in kimi-k2.5-int4)
         if (matchKind(match.how) === 'partial' && expect.modelMatch === 'exact')
             return waiting({ what: 'model', model: expect.model, partial: found.id });
+        // the engine's own word that the load failed: waiting will not load it
+        if (found.failed !== undefined) {
+            const loadFailed = {
+                request: 'the model list',
+                model: clip(found.id, 200),
+                reason: found.failed,
+                state: 'failed'
+            };
+            return judged({ state: 'fatal', ...answered, loadFailed }, { fatalReason: 'load-failed' });
+        }
         if (found.unloaded)
             return {
                 ...waiting({ what: 'model-unloaded', id: found.id, ...(expect.load === true ? { loadAsked: true } : {}) }),
@@ -21750,7 +21841,10 @@ function engineReadiness(o) {
         }
     };
     const ask = async (c, engine, model, timeoutMs, signal) => {
-        const url = readinessCheckUrl(c, o.url, model);
+        const { instead } = c;
+        const value = instead && o.serverVariable?.(instead.variable);
+        const route = instead !== undefined && value !== undefined && instead.when.test(value) ? { ...c, path: instead.path } : c;
+        const url = readinessCheckUrl(route, o.url, model);
         const sentAt = o.clock.now();
         const result = await paced(url, c.method, c.minGapMs, c.oneAtATime, timeoutMs, signal);
         o.debug?.(`${url.pathname}: ${result.kind === 'http' ? `HTTP ${result.status}` : result.code}`);
@@ -21848,7 +21942,10 @@ function loadRequest(url, answer, model) {
 }
 
 ;// CONCATENATED MODULE: ./src/wait/cannot-change.ts
-/** States waiting cannot change (`wrong-model`, `engine-dead`): each turns the answer that settles it fatal. */
+/**
+ * States waiting cannot change (`wrong-model`, `engine-dead`, generations failing alike: `generation-failed`): each
+ * turns the answer that settles it fatal.
+ */
 
 
 /**
@@ -21892,6 +21989,45 @@ function deadEngineStreak() {
                 return a;
             const engineDead = { request, by: 'generations', status: a.answer.generation?.answer.status, count };
             return { ...a, state: 'fatal', fatalReason: 'engine-dead', answer: { ...a.answer, state: 'fatal', engineDead } };
+        }
+    };
+}
+/**
+ * Statuses that say "not yet" or "too busy" rather than an error: a server may answer them while it warms up or
+ * sheds load, so they never count as the same failure.
+ */
+const NOT_YET_STATUSES = new Set([408, 425, 429, 503]);
+/** One server error as compared: its status and words, with numbers (request ids, times) left out. */
+function errorKey(a) {
+    const g = a.answer.generation?.answer;
+    if (g === undefined || g.state === 'ready' || g.status === undefined || g.error !== undefined)
+        return undefined;
+    if (g.status < 400 || NOT_YET_STATUSES.has(g.status))
+        return undefined;
+    return `${g.status} ${(g.said ?? '').replace(/\d+/g, '#')}`;
+}
+/** `after.ms` and `after.attempts` (whichever comes later) of the same server error from consecutive generations. */
+function failingGenerations(after) {
+    let since;
+    return {
+        see(a, request, now) {
+            const key = request === undefined || a.state !== 'waiting' ? undefined : errorKey(a);
+            if (key === undefined || request === undefined) {
+                since = undefined;
+                return a;
+            }
+            since = since?.key === key ? { ...since, count: since.count + 1 } : { at: now, key, count: 1 };
+            const forMs = now - since.at;
+            if (forMs < after.ms || since.count < after.attempts)
+                return a;
+            const status = a.answer.generation?.answer.status;
+            const generationsFailing = { request, status, forMs, count: since.count };
+            return {
+                ...a,
+                state: 'fatal',
+                fatalReason: 'generation-failed',
+                answer: { ...a.answer, state: 'fatal', generationsFailing }
+            };
         }
     };
 }
@@ -21953,6 +22089,7 @@ async function waitForModel(opts, deps) {
     });
     const wrongModel = wrongModelWatch(opts.wrongModelAfterMs, () => deps.servesOneModel?.() ?? false);
     const deadStreak = deadEngineStreak();
+    const failing = failingGenerations(opts.generationFailedAfter);
     const halted = () => deps.halter?.halted;
     const signal = deps.halter?.signal;
     for (;;) {
@@ -21990,6 +22127,7 @@ async function waitForModel(opts, deps) {
         generationFailed = false;
         /** How long this round's costly request took: the next probe waits by it (see `gapAfter`). */
         let costMs = 0;
+        let generationRequest;
         if (assessment.state === 'ready' && deps.generate) {
             const generationBudgetMs = Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now()));
             const generationSentAt = clock.now();
@@ -22009,8 +22147,10 @@ async function waitForModel(opts, deps) {
                     generationFailed = assessment.state !== 'fatal';
                 const dead = check.assessment.state !== 'ready' && (deps.deadGeneration?.(check.assessment) ?? false);
                 assessment = deadStreak.see(assessment, dead, check.request);
+                generationRequest = check.request;
             }
         }
+        assessment = failing.see(assessment, generationRequest, clock.now());
         if (assessment.state === 'waiting' && probed.answered && deps.loadFailure) {
             const failed = await deps.loadFailure(Math.max(1, Math.min(opts.requestTimeoutMs, deadline - clock.now())), signal);
             if ((halt = halted()))
@@ -22203,7 +22343,8 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
         label: (engine) => profile.label ?? (engine === undefined ? 'the engine' : ENGINES[engine].label),
         debug: deps.debug && ((line) => deps.debug?.(`${prefix}${line}`)),
         leftMs,
-        wokeUp: (label, wakeUrl) => deps.log(`${prefix}${wakeAskedText(label, wakeUrl)}`)
+        wokeUp: (label, wakeUrl) => deps.log(`${prefix}${wakeAskedText(label, wakeUrl)}`),
+        serverVariable: (name) => serverVariable(server.start, deps.env, name)
     });
     // `load`: the first answer that shows the model waiting to be asked for sends the load request, once
     let loading;
@@ -22254,6 +22395,16 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
     finally {
         await Promise.all([prober.close(), generator?.close(), implied?.close(), readiness.close(), loader?.close()]);
     }
+}
+/**
+ * `name` as the server started by `start` sees it: set on its line (`NAME=v cmd`, `docker run -e NAME=v`, `export`),
+ * else the step's environment it inherits; undefined for a server this step did not start.
+ */
+function serverVariable(start, env, name) {
+    if (start === undefined)
+        return undefined;
+    const set = new RegExp(`(?:^|[\\s;&|'"])${name}=(['"]?)([^\\s'";&|]*)\\1`).exec(start);
+    return set !== null ? set[2] : env[name];
 }
 
 ;// CONCATENATED MODULE: ./src/wait/fleet-tally.ts
@@ -22700,7 +22851,8 @@ function failureMessage(outcome, ctx) {
     const last = outcome.last;
     const words = last && answerWords(last.answer);
     const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
-    if (STOPPED_BY_ANSWER.includes(outcome.reason)) {
+    // generations that kept failing alike end the wait before the timeout, as the answers that stop it do
+    if (STOPPED_BY_ANSWER.includes(outcome.reason) || last?.answer.generationsFailing !== undefined) {
         return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`;
     }
     if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
@@ -22757,7 +22909,8 @@ const NOTE_TITLES = {
     smoke: 'Smoke test did not measure throughput',
     'throughput-regression': 'Model server decodes slower than usual',
     'model-match': 'Model matched only partly',
-    'server-origin': 'Could not tell which job started the model server'
+    'server-origin': 'Could not tell which job started the model server',
+    placement: 'Model not on the GPU'
 };
 /** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
 const failureTitle = (reason) => `Model server not ready (${reason})`;
@@ -22809,6 +22962,7 @@ const OUTPUTS = {
     'log-file': { kind: 'string', of: (o) => o.server?.logFile ?? '' },
     'startup-seconds': { kind: 'number', of: (o) => secondsOr(o.server?.startupMs) },
     'gpu-memory-mib': { kind: 'number', of: (o) => textOf(o.server?.gpuMemoryMiB) },
+    placement: { kind: 'string', of: (o) => o.placement?.placement ?? '' },
     'generation-seconds': { kind: 'number', of: (o) => secondsOr(o.generationMs) },
     results: { kind: 'json', of: (o) => JSON.stringify(o.results.map(resultRecord)) },
     phases: { kind: 'json', of: (o) => JSON.stringify((o.profile?.phases ?? []).map(phaseRecord)) },
@@ -22993,8 +23147,349 @@ function concludedSince(next, settings, cancel, stage, elapsedMs) {
     return conclude(asCancelled(next.outcome, signal, stage, elapsedMs), settings);
 }
 
+;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
+/**
+ * The GPUs and what holds their memory, from `nvidia-smi`'s CSV queries, within one time limit, ended at once by a
+ * signal. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is `unavailable`, never an
+ * error: a machine without a GPU is no reason to fail a wait.
+ */
+const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
+const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
+/** What nvidia-smi may write per query: a node's answer is a few hundred bytes; more is not its answer. */
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
+async function gpuSnapshot(options = {}) {
+    const until = performance.now() + (options.timeoutMs ?? 10_000);
+    const left = () => Math.max(0, until - performance.now());
+    const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left());
+    if (gpuRun.kind !== 'ok')
+        return gpuRun;
+    const appsRun = await runNvidiaSmi(APPS_QUERY, options, left());
+    if (appsRun.kind !== 'ok')
+        return appsRun;
+    const gpus = parseGpus(gpuRun.stdout);
+    const apps = parseApps(appsRun.stdout);
+    if (gpus === undefined || apps === undefined)
+        return {
+            kind: 'unavailable',
+            why: 'unreadable',
+            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
+        };
+    return { kind: 'available', gpus, apps };
+}
+/**
+ * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
+ * anything it started (a wrapper's children would hold its output open), without waiting for the pipes to close.
+ */
+function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal }, timeoutMs) {
+    return new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve({ kind: 'unavailable', why: 'cancelled' });
+        if (timeoutMs <= 0)
+            return resolve({ kind: 'unavailable', why: 'timeout' });
+        // node:child_process only when nvidia-smi is asked
+        const { spawn } = process.getBuiltinModule('node:child_process');
+        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const out = new BoundedText();
+        const err = new BoundedText();
+        let settled = false;
+        const settle = (run) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+            try {
+                // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
+                if (child.pid !== undefined)
+                    process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                // gone already
+            }
+            child.stdout.destroy();
+            child.stderr.destroy();
+            resolve(run);
+        };
+        const over = () => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' });
+        child.stdout.on('data', (d) => out.add(d) || over());
+        child.stderr.on('data', (d) => err.add(d) || over());
+        const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs);
+        const onAbort = () => settle({ kind: 'unavailable', why: 'cancelled' });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        child.once('error', (e) => settle(e.code === 'ENOENT'
+            ? { kind: 'unavailable', why: 'not-found' }
+            : { kind: 'unavailable', why: 'failed', detail: e.message }));
+        child.once('close', (code) => {
+            const stdout = out.text();
+            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
+            if (code === 0)
+                settle({ kind: 'ok', stdout });
+            else
+                settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) });
+        });
+    });
+}
+/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
+class BoundedText {
+    chunks = [];
+    bytes = 0;
+    /** False once the output is over the bound. */
+    add(chunk) {
+        this.bytes += chunk.length;
+        if (this.bytes > MAX_OUTPUT_BYTES)
+            return false;
+        this.chunks.push(chunk);
+        return true;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
+/** `[N/A]` and the like are no number. */
+const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
+/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
+function csvRows(csv, fields) {
+    const rows = csv
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.split(',').map((x) => x.trim()));
+    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
+}
+/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
+function parseGpus(csv) {
+    return csvRows(csv, 5)?.map((f) => ({
+        index: Number(f[0]),
+        uuid: f[1],
+        name: f.slice(2, -2).join(','),
+        memoryUsedMiB: mib(f[f.length - 2]),
+        memoryTotalMiB: mib(f[f.length - 1])
+    }));
+}
+/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
+function parseApps(csv) {
+    return csvRows(csv, 4)?.map((f) => ({
+        pid: Number(f[0]),
+        processName: f.slice(1, -2).join(','),
+        usedMiB: mib(f[f.length - 2]),
+        gpuUuid: f[f.length - 1]
+    }));
+}
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes), in its order; all of them when it is
+ * unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id), and empty hides them all.
+ */
+function visibleGpus(gpus, cudaVisibleDevices) {
+    if (cudaVisibleDevices === undefined)
+        return [...gpus];
+    const chosen = [];
+    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
+        if (entry === '')
+            break;
+        const gpu = /^\d+$/.test(entry)
+            ? gpus.find((g) => g.index === Number(entry))
+            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
+        if (gpu === undefined)
+            break;
+        if (!chosen.includes(gpu))
+            chosen.push(gpu);
+    }
+    return chosen;
+}
+/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
+function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
+    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).map((g) => g.uuid));
+    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
+}
+/** The GPU memory held by any of `pids` (a server and its workers). */
+function memoryHeldBy(snapshot, pids) {
+    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
+    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
+}
+
+;// CONCATENATED MODULE: ./src/server/preflight.ts
+/**
+ * Before `start` launches anything: is the port the server will listen on free (a server an earlier job left behind
+ * would answer in its place), and what else holds memory on the GPUs it will use (it may run out)?
+ */
+
+
+/** Checks the ports of `urls` that name this machine, and the GPUs as `gpuCheck` asks. */
+async function preflight(urls, gpuCheck, deps) {
+    let portBusy;
+    for (const port of new Set(urls.map((u) => localPort(u)))) {
+        // a host elsewhere is probed as before: its port is not this machine's to check
+        if (port === undefined)
+            continue;
+        const owner = portOwner(port);
+        if (owner.kind === 'listening') {
+            portBusy = owner;
+            break;
+        }
+    }
+    return { portBusy, gpu: await gpuFinding(gpuCheck, deps) };
+}
+async function gpuFinding(gpuCheck, deps) {
+    if (gpuCheck === 'off')
+        return { kind: 'off' };
+    const timeoutMs = Math.min(5_000, deps.gpuTimeoutMs ?? 5_000);
+    const snapshot = await (deps.gpu ?? (() => gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.signal })))();
+    if (snapshot.kind === 'unavailable')
+        return { kind: 'unavailable', why: snapshot.why, detail: snapshot.detail };
+    const apps = appsOnVisibleGpus(snapshot, deps.env.CUDA_VISIBLE_DEVICES);
+    // a process nvidia-smi shows with 0 MiB holds nothing to speak of; one it cannot measure ([N/A]) may hold much
+    const holding = apps.filter((a) => a.usedMiB === undefined || a.usedMiB > 0);
+    return holding.length > 0
+        ? { kind: 'busy', apps: holding, gpus: snapshot.gpus }
+        : { kind: 'clear', gpus: snapshot.gpus };
+}
+/** What the pre-flight means for the wait: `refuse` ends it before anything starts; `warnGpu` says so and goes on. */
+function preflightVerdict(p, gpuCheck) {
+    const gpuBusy = p.gpu.kind === 'busy';
+    if (p.portBusy !== undefined)
+        return { refuse: 'port-busy', warnGpu: gpuBusy };
+    if (gpuBusy && gpuCheck === 'fail')
+        return { refuse: 'gpu-busy', warnGpu: false };
+    return { warnGpu: gpuBusy };
+}
+/**
+ * `CUDA_VISIBLE_DEVICES=\u2026` among the assignments that begin a command (after `env` and its options, or `export`).
+ * Each character can be read one way only: on a `start` of up to 64 KiB, a pattern that could split `A='' A='' \u2026`
+ * two ways at each word would take exponential time. A value stops at `;`, `&` or `|`: each try ends at the next
+ * command.
+ */
+const VALUE = `(?:'[^']*'|"[^"]*"|[^\\s'";&|])*`;
+const ASSIGNED = new RegExp(`(?:^|[;&|(]\\s*|\\n\\s*)(?:export\\s+|env\\s+(?:-\\S+\\s+(?:[A-Za-z_][A-Za-z0-9_]*\\s+)?)*)?` +
+    `(?:[A-Za-z_][A-Za-z0-9_]*=${VALUE}\\s+)*CUDA_VISIBLE_DEVICES=('[^']*'|"[^"]*"|[^\\s;&|]*)`);
+/** `docker run \u2026 --gpus device=1,2` (also `--gpus=\u2026`, `'"device=1,2"'`), the engine's own way to pin a container. */
+const DOCKER_GPUS = /\s--gpus(?:=|\s+)(?:'"?|"'?)?device=([0-9A-Za-z,-]+)/;
+/**
+ * The GPUs a `start` command pins its server to (a fleet of one server per GPU): each server's check is of its GPUs,
+ * not of the step's. Undefined: the command does not say.
+ */
+function startGpus(start) {
+    if (start === undefined)
+        return undefined;
+    const assigned = ASSIGNED.exec(start);
+    // without its quotes
+    if (assigned !== null)
+        return assigned[1].replace(/^(['"])(.*)\1$/, '$2');
+    const docker = DOCKER_GPUS.exec(start);
+    return docker === null ? undefined : docker[1];
+}
+/** The environment the pre-flight reads the server's GPUs from: the step's, with the command's own pin where it has one. */
+function withStartGpus(env, start) {
+    const gpus = startGpus(start);
+    return gpus === undefined ? env : { ...env, CUDA_VISIBLE_DEVICES: gpus };
+}
+
+;// CONCATENATED MODULE: ./src/wait/placement.ts
+/**
+ * Where the model ended up once ready (all on the GPU, partly, on the CPU), from what tells it: llama.cpp's offload
+ * line, Ollama's `/api/ps`, the GPU memory the server's processes hold; and whether the server was meant to use GPUs.
+ */
+
+
+/** Follows the server's log for the lines that tell where the model went. */
+function placementLog() {
+    const found = {};
+    return {
+        see(text, number) {
+            const offload = LLAMACPP_OFFLOADED.exec(text);
+            if (offload !== null)
+                found.offload = { n: Number(offload[1]), m: Number(offload[2]), line: number };
+            else if (LLAMACPP_NO_GPU.test(text))
+                found.noGpu = { line: number, text: text.trim().slice(0, 200) };
+        },
+        found
+    };
+}
+/**
+ * Why the server was meant to use GPUs, in words, or undefined: its `start` line pins GPUs or asks for them
+ * (`CUDA_VISIBLE_DEVICES=`, `--gpus`, `-ngl`/`--n-gpu-layers` above 0), the step's `CUDA_VISIBLE_DEVICES` names
+ * some, or GPUs are present. `-ngl 0` or an empty `CUDA_VISIBLE_DEVICES` ask for the CPU: never meant then.
+ */
+function meantForGpu(start, env, gpusPresent) {
+    const layers = start === undefined ? null : /(?:^|\s)(?:-ngl|--n-gpu-layers|--gpu-layers)(?:=|\s+)(\S+)/.exec(start);
+    if (layers !== null && /^0+$/.test(layers[1]))
+        return undefined;
+    const pinned = startGpus(start);
+    if (pinned !== undefined)
+        return pinned.trim() === '' || pinned.trim() === '-1' ? undefined : `its start line pins GPUs ${pinned}`;
+    if (start !== undefined && /(?:^|\s)--gpus(?:=|\s)/.test(start))
+        return 'its start line passes --gpus';
+    if (layers !== null)
+        return `its start line asks for ${layers[1]} GPU layers`;
+    const visible = env.CUDA_VISIBLE_DEVICES;
+    if (visible !== undefined) {
+        const v = visible.trim();
+        return v === '' || v === '-1' ? undefined : `CUDA_VISIBLE_DEVICES is ${v}`;
+    }
+    if (gpusPresent !== undefined && gpusPresent > 0)
+        return `${gpusPresent} GPU${gpusPresent === 1 ? ' is' : 's are'} present`;
+    return undefined;
+}
+const RANK = { cpu: 0, partial: 1, gpu: 2 };
+/** The placement the evidence gives (the worst where several tell), and the warning when it is not where meant. */
+function placementOf(e) {
+    const told = [];
+    if (e.ollama !== undefined) {
+        const { model, size, sizeVram } = e.ollama;
+        const percent = size > 0 ? Math.floor((100 * sizeVram) / size) : 0;
+        const placement = sizeVram >= size ? 'gpu' : sizeVram > 0 ? 'partial' : 'cpu';
+        told.push({
+            placement,
+            evidence: `Ollama /api/ps: "${model}" size_vram ${sizeVram} of size ${size} (${percent}% in GPU memory)`
+        });
+    }
+    const offload = e.log?.offload;
+    if (offload !== undefined) {
+        const placement = offload.n >= offload.m ? 'gpu' : offload.n > 0 ? 'partial' : 'cpu';
+        told.push({ placement, evidence: `offloaded ${offload.n}/${offload.m} layers to GPU (log line ${offload.line})` });
+    }
+    const noGpu = e.log?.noGpu;
+    if (noGpu !== undefined && offload === undefined)
+        told.push({ placement: 'cpu', evidence: `"${noGpu.text}" (log line ${noGpu.line})` });
+    // memory held tells only where the server was meant to use GPUs: a CPU server on a GPU machine holds none
+    if (e.heldMiB !== undefined && e.meant !== undefined)
+        told.push({
+            placement: e.heldMiB > 0 ? 'gpu' : 'cpu',
+            evidence: `the server's processes hold ${e.heldMiB} MiB of GPU memory`
+        });
+    if (told.length === 0)
+        return undefined;
+    const worst = told.reduce((a, b) => (RANK[b.placement] < RANK[a.placement] ? b : a));
+    const where = worst.placement === 'partial' ? 'only partly on the GPU' : 'on the CPU';
+    // a model partly on a GPU was meant for one, whatever else is known
+    const warned = worst.placement !== 'gpu' && (e.meant !== undefined || worst.placement === 'partial');
+    const meant = e.meant === undefined ? '' : `, though the server was meant to use GPUs (${e.meant})`;
+    const warning = warned
+        ? `The model is ready ${where}${meant}: ${worst.evidence}. It serves, but at a fraction of the speed of a GPU`
+        : undefined;
+    return { placement: worst.placement, evidence: worst.evidence, ...(warning === undefined ? {} : { warning }) };
+}
+/** Ollama's `/api/ps` entry of `model` (its size, and the part in GPU memory); undefined when it does not say. */
+async function ollamaPs(url, model, send) {
+    const result = await send(new URL('/api/ps', url));
+    if (result.kind !== 'http' || result.status !== 200)
+        return undefined;
+    const list = result.json?.models;
+    if (!Array.isArray(list))
+        return undefined;
+    const entries = list.filter((m) => typeof m === 'object' && m !== null);
+    const entry = entries.find((m) => m.name === model || m.model === model);
+    if (entry === undefined || typeof entry.size !== 'number' || typeof entry.size_vram !== 'number')
+        return undefined;
+    return { model, size: entry.size, sizeVram: entry.size_vram };
+}
+
 ;// CONCATENATED MODULE: ./src/wait/server-wait.ts
 /** One server's wait: launch, follow its log, its endpoints' waits, after the wait, the smoke test, its history. */
+
+
+
+
 
 
 
@@ -23027,7 +23522,14 @@ async function waitForServer(kind, server, settings, deps, member) {
         const waitStart = deps.startedAt ?? clock.now();
         const history = openHistory(settings, server, deps);
         const profile = new StartupProfile({ engine: settings.engine, startedAt: launched.startedAt, usual: history.usual });
-        const { log, sayStartup, readLines, readyLine, logLines } = followLog({ launched, profile, deps, waitStart });
+        const placed = placementLog();
+        const { log, sayStartup, readLines, readyLine, logLines } = followLog({
+            launched,
+            profile,
+            deps,
+            waitStart,
+            placed
+        });
         launched.beforeWait();
         deps.log(waiting(settings, server));
         const { failPattern } = settings;
@@ -23038,6 +23540,7 @@ async function waitForServer(kind, server, settings, deps, member) {
         const startedAt = launched.startedAt ?? waitStart;
         const serverWait = {
             settings,
+            start: server.start,
             collector: (0,memory/* createBodyCollector */.M)(),
             deps,
             ports,
@@ -23065,13 +23568,21 @@ async function waitForServer(kind, server, settings, deps, member) {
         member?.settled(last);
         const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() });
         await launched.afterWait(last.ready, readyAt);
+        const placement = last.ready
+            ? await placementOfServer(server, settings, launched.facts, placed.found, waited, deps)
+            : undefined;
+        if (placement !== undefined) {
+            deps.log(placementLines.found(placement.placement, placement.evidence));
+            if (placement.warning !== undefined)
+                deps.warn(placement.warning, 'placement');
+        }
         // Once the fleet is ready, and only then: a server that is not ready has no throughput to measure. The
         // startup's figures were taken before it, so that its requests count in none of them.
         const smoke = settings.smoke !== undefined && last.ready;
         const results = smoke
             ? await smokeEndpoints(waited, settings, { clock, signal: halter.signal, log: deps.log })
             : waited;
-        const outcome = cancelledSince({ ...reportedEndpoint(results, endpoints.halted), results }, deps, smoke, waitStart);
+        const outcome = cancelledSince({ ...reportedEndpoint(results, endpoints.halted), results, ...(placement && { placement }) }, deps, smoke, waitStart);
         const facts = launched.facts;
         const profileFacts = await finishHistory({ settings, outcome, facts, profile, history, deps, readyAt });
         // a cancel while the history's lock was waited for ends the run cancelled too (and it was not recorded)
@@ -23148,10 +23659,13 @@ async function smokeEndpoints(results, settings, deps) {
     }));
 }
 /** The server's log into the startup profile: `readLines` returns its fatal line; wakers at ready and new lines. */
-function followLog({ launched, profile, deps, waitStart }) {
+function followLog({ launched, profile, deps, waitStart, placed }) {
     const { clock } = deps;
     const sayStartup = (events) => startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
-    const log = launched.followLog((lines) => lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number))));
+    const log = launched.followLog((lines) => lines.forEach((l) => {
+        placed.see(l.text, l.number);
+        sayStartup(profile.earlier(l.text, clock.now(), l.number));
+    }));
     // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
     const readySeen = new AbortController();
     (0,external_node_events_.setMaxListeners)(0, readySeen.signal);
@@ -23180,8 +23694,10 @@ function followLog({ launched, profile, deps, waitStart }) {
         signal.addEventListener('abort', done, { once: true });
     });
     const readLines = (lines) => {
-        for (const l of lines)
+        for (const l of lines) {
+            placed.see(l.text, l.number);
             sayStartup(profile.line(l.text, clock.now(), l.number));
+        }
         if (profile.readyLineSeen)
             readySeen.abort();
         if (lines.length > 0)
@@ -23194,6 +23710,40 @@ function followLog({ launched, profile, deps, waitStart }) {
         });
     };
     return { log, sayStartup, readLines, readyLine: log && readyLine, logLines: log && logLines };
+}
+/**
+ * Once ready: where the model is, from the log's lines, Ollama's `/api/ps` and the GPU memory the server holds, and
+ * whether it was meant to be on GPUs. Bounded by the wait's deadline and ended by a cancel.
+ */
+async function placementOfServer(server, settings, facts, log, results, deps) {
+    const timeLeft = () => Math.max(1, Math.min(5_000, settings.timeoutMs - (deps.clock.now() - (deps.startedAt ?? deps.clock.now()))));
+    // Ollama's own list routes name it as well as `engine` does
+    const isOllama = (r) => r.engine === 'ollama' || (r.engine === undefined && /^\/api\/(?:tags|ps)$/.test(r.url.pathname));
+    const ollamaResult = results.find((r) => r.ready && isOllama(r) && r.last?.modelId !== undefined);
+    let ollama;
+    if (ollamaResult !== undefined) {
+        const client = createHttpClient({
+            caCert: settings.caCert,
+            insecureTls: settings.insecureTls,
+            secrets: settings.secrets
+        });
+        try {
+            ollama = await ollamaPs(ollamaResult.url, ollamaResult.last?.modelId, (url) => client.send({ url, method: 'GET', headers: settings.headers }, timeLeft(), deps.cancel?.signal));
+        }
+        finally {
+            await client.close();
+        }
+    }
+    let gpusPresent = facts?.gpusPresent;
+    // a model wholly on the CPU where no server process was read: whether GPUs are there tells if that was meant
+    if (ollama !== undefined && ollama.sizeVram === 0 && gpusPresent === undefined) {
+        const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs: timeLeft(), signal: deps.cancel?.signal });
+        if (snapshot.kind === 'available')
+            gpusPresent = snapshot.gpus.length;
+    }
+    // the step's CUDA_VISIBLE_DEVICES is the server's only where this step starts it
+    const meant = meantForGpu(server.start, server.start === undefined ? {} : deps.env, gpusPresent);
+    return placementOf({ meant, log, heldMiB: facts?.gpuMemoryMiB, ollama });
 }
 
 ;// CONCATENATED MODULE: ./src/server/docker.ts
@@ -24202,243 +24752,6 @@ const RUNNER_PREFIXES = ['ACTIONS_RUNTIME_', 'ACTIONS_ID_TOKEN_', 'ACTIONS_CACHE
 const STEP_FILES = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY'];
 const isRunnerInternal = (name) => RUNNER_PREFIXES.some((p) => name.startsWith(p)) || STEP_FILES.includes(name);
 
-;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
-/**
- * The GPUs and what holds their memory, from `nvidia-smi`'s CSV queries, within one time limit, ended at once by a
- * signal. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is `unavailable`, never an
- * error: a machine without a GPU is no reason to fail a wait.
- */
-const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
-const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
-/** What nvidia-smi may write per query: a node's answer is a few hundred bytes; more is not its answer. */
-const MAX_OUTPUT_BYTES = 1024 * 1024;
-/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
-async function gpuSnapshot(options = {}) {
-    const until = performance.now() + (options.timeoutMs ?? 10_000);
-    const left = () => Math.max(0, until - performance.now());
-    const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left());
-    if (gpuRun.kind !== 'ok')
-        return gpuRun;
-    const appsRun = await runNvidiaSmi(APPS_QUERY, options, left());
-    if (appsRun.kind !== 'ok')
-        return appsRun;
-    const gpus = parseGpus(gpuRun.stdout);
-    const apps = parseApps(appsRun.stdout);
-    if (gpus === undefined || apps === undefined)
-        return {
-            kind: 'unavailable',
-            why: 'unreadable',
-            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
-        };
-    return { kind: 'available', gpus, apps };
-}
-/**
- * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
- * anything it started (a wrapper's children would hold its output open), without waiting for the pipes to close.
- */
-function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal }, timeoutMs) {
-    return new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve({ kind: 'unavailable', why: 'cancelled' });
-        if (timeoutMs <= 0)
-            return resolve({ kind: 'unavailable', why: 'timeout' });
-        // node:child_process only when nvidia-smi is asked
-        const { spawn } = process.getBuiltinModule('node:child_process');
-        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-        const out = new BoundedText();
-        const err = new BoundedText();
-        let settled = false;
-        const settle = (run) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-            try {
-                // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
-                if (child.pid !== undefined)
-                    process.kill(-child.pid, 'SIGKILL');
-            }
-            catch {
-                // gone already
-            }
-            child.stdout.destroy();
-            child.stderr.destroy();
-            resolve(run);
-        };
-        const over = () => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' });
-        child.stdout.on('data', (d) => out.add(d) || over());
-        child.stderr.on('data', (d) => err.add(d) || over());
-        const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs);
-        const onAbort = () => settle({ kind: 'unavailable', why: 'cancelled' });
-        signal?.addEventListener('abort', onAbort, { once: true });
-        child.once('error', (e) => settle(e.code === 'ENOENT'
-            ? { kind: 'unavailable', why: 'not-found' }
-            : { kind: 'unavailable', why: 'failed', detail: e.message }));
-        child.once('close', (code) => {
-            const stdout = out.text();
-            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
-            if (code === 0)
-                settle({ kind: 'ok', stdout });
-            else
-                settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) });
-        });
-    });
-}
-/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
-class BoundedText {
-    chunks = [];
-    bytes = 0;
-    /** False once the output is over the bound. */
-    add(chunk) {
-        this.bytes += chunk.length;
-        if (this.bytes > MAX_OUTPUT_BYTES)
-            return false;
-        this.chunks.push(chunk);
-        return true;
-    }
-    text() {
-        return Buffer.concat(this.chunks).toString('utf8');
-    }
-}
-const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
-/** `[N/A]` and the like are no number. */
-const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
-/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
-function csvRows(csv, fields) {
-    const rows = csv
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => l.split(',').map((x) => x.trim()));
-    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
-}
-/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
-function parseGpus(csv) {
-    return csvRows(csv, 5)?.map((f) => ({
-        index: Number(f[0]),
-        uuid: f[1],
-        name: f.slice(2, -2).join(','),
-        memoryUsedMiB: mib(f[f.length - 2]),
-        memoryTotalMiB: mib(f[f.length - 1])
-    }));
-}
-/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
-function parseApps(csv) {
-    return csvRows(csv, 4)?.map((f) => ({
-        pid: Number(f[0]),
-        processName: f.slice(1, -2).join(','),
-        usedMiB: mib(f[f.length - 2]),
-        gpuUuid: f[f.length - 1]
-    }));
-}
-/**
- * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes), in its order; all of them when it is
- * unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id), and empty hides them all.
- */
-function visibleGpus(gpus, cudaVisibleDevices) {
-    if (cudaVisibleDevices === undefined)
-        return [...gpus];
-    const chosen = [];
-    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
-        if (entry === '')
-            break;
-        const gpu = /^\d+$/.test(entry)
-            ? gpus.find((g) => g.index === Number(entry))
-            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
-        if (gpu === undefined)
-            break;
-        if (!chosen.includes(gpu))
-            chosen.push(gpu);
-    }
-    return chosen;
-}
-/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
-function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
-    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).map((g) => g.uuid));
-    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
-}
-/** The GPU memory held by any of `pids` (a server and its workers). */
-function memoryHeldBy(snapshot, pids) {
-    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
-    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
-}
-
-;// CONCATENATED MODULE: ./src/server/preflight.ts
-/**
- * Before `start` launches anything: is the port the server will listen on free (a server an earlier job left behind
- * would answer in its place), and what else holds memory on the GPUs it will use (it may run out)?
- */
-
-
-/** Checks the ports of `urls` that name this machine, and the GPUs as `gpuCheck` asks. */
-async function preflight(urls, gpuCheck, deps) {
-    let portBusy;
-    for (const port of new Set(urls.map((u) => localPort(u)))) {
-        // a host elsewhere is probed as before: its port is not this machine's to check
-        if (port === undefined)
-            continue;
-        const owner = portOwner(port);
-        if (owner.kind === 'listening') {
-            portBusy = owner;
-            break;
-        }
-    }
-    return { portBusy, gpu: await gpuFinding(gpuCheck, deps) };
-}
-async function gpuFinding(gpuCheck, deps) {
-    if (gpuCheck === 'off')
-        return { kind: 'off' };
-    const timeoutMs = Math.min(5_000, deps.gpuTimeoutMs ?? 5_000);
-    const snapshot = await (deps.gpu ?? (() => gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.signal })))();
-    if (snapshot.kind === 'unavailable')
-        return { kind: 'unavailable', why: snapshot.why, detail: snapshot.detail };
-    const apps = appsOnVisibleGpus(snapshot, deps.env.CUDA_VISIBLE_DEVICES);
-    // a process nvidia-smi shows with 0 MiB holds nothing to speak of; one it cannot measure ([N/A]) may hold much
-    const holding = apps.filter((a) => a.usedMiB === undefined || a.usedMiB > 0);
-    return holding.length > 0
-        ? { kind: 'busy', apps: holding, gpus: snapshot.gpus }
-        : { kind: 'clear', gpus: snapshot.gpus };
-}
-/** What the pre-flight means for the wait: `refuse` ends it before anything starts; `warnGpu` says so and goes on. */
-function preflightVerdict(p, gpuCheck) {
-    const gpuBusy = p.gpu.kind === 'busy';
-    if (p.portBusy !== undefined)
-        return { refuse: 'port-busy', warnGpu: gpuBusy };
-    if (gpuBusy && gpuCheck === 'fail')
-        return { refuse: 'gpu-busy', warnGpu: false };
-    return { warnGpu: gpuBusy };
-}
-/**
- * `CUDA_VISIBLE_DEVICES=\u2026` among the assignments that begin a command (after `env` and its options, or `export`).
- * Each character can be read one way only: on a `start` of up to 64 KiB, a pattern that could split `A='' A='' \u2026`
- * two ways at each word would take exponential time. A value stops at `;`, `&` or `|`: each try ends at the next
- * command.
- */
-const VALUE = `(?:'[^']*'|"[^"]*"|[^\\s'";&|])*`;
-const ASSIGNED = new RegExp(`(?:^|[;&|(]\\s*|\\n\\s*)(?:export\\s+|env\\s+(?:-\\S+\\s+(?:[A-Za-z_][A-Za-z0-9_]*\\s+)?)*)?` +
-    `(?:[A-Za-z_][A-Za-z0-9_]*=${VALUE}\\s+)*CUDA_VISIBLE_DEVICES=('[^']*'|"[^"]*"|[^\\s;&|]*)`);
-/** `docker run \u2026 --gpus device=1,2` (also `--gpus=\u2026`, `'"device=1,2"'`), the engine's own way to pin a container. */
-const DOCKER_GPUS = /\s--gpus(?:=|\s+)(?:'"?|"'?)?device=([0-9A-Za-z,-]+)/;
-/**
- * The GPUs a `start` command pins its server to (a fleet of one server per GPU): each server's check is of its GPUs,
- * not of the step's. Undefined: the command does not say.
- */
-function startGpus(start) {
-    if (start === undefined)
-        return undefined;
-    const assigned = ASSIGNED.exec(start);
-    // without its quotes
-    if (assigned !== null)
-        return assigned[1].replace(/^(['"])(.*)\1$/, '$2');
-    const docker = DOCKER_GPUS.exec(start);
-    return docker === null ? undefined : docker[1];
-}
-/** The environment the pre-flight reads the server's GPUs from: the step's, with the command's own pin where it has one. */
-function withStartGpus(env, start) {
-    const gpus = startGpus(start);
-    return gpus === undefined ? env : { ...env, CUDA_VISIBLE_DEVICES: gpus };
-}
-
 ;// CONCATENATED MODULE: ./src/wait/servers/who-answered.ts
 /**
  * Readiness from the watched server only: a ready answer counts when one of its processes holds the listening socket
@@ -24604,7 +24917,7 @@ function launched(own, settings, pid, deps) {
             if (ready && server?.startedAt !== undefined)
                 facts.startupMs = readyAt - server.startedAt;
             if (ready && server !== undefined)
-                facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps);
+                Object.assign(facts, await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps));
             reportEnvironment(settings, own, server, facts, deps, pid !== undefined);
             if (!ready && log !== undefined) {
                 facts.logTail = log.tail();
@@ -24637,9 +24950,9 @@ async function gpuMemoryOf(settings, family, deps) {
     const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.cancel?.signal });
     if (snapshot.kind === 'unavailable') {
         deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail));
-        return undefined;
+        return {};
     }
-    return memoryHeldBy(snapshot, family()).mib;
+    return { gpuMemoryMiB: memoryHeldBy(snapshot, family()).mib, gpusPresent: snapshot.gpus.length };
 }
 /**
  * `env-report` of the process listening on the URL's port, beside the launched one's where that is another, else the
@@ -24814,7 +25127,7 @@ function container_launched(server, settings, engine, looked, deps) {
             if (ready && started !== undefined)
                 facts.startupMs = Math.max(0, readyAt - started);
             if (ready)
-                facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => container.family(), deps);
+                Object.assign(facts, await gpuMemoryOf(settings, () => container.family(), deps));
             if (initial === undefined)
                 container_reportEnvironment(settings, server, container, facts, deps);
             if (!ready && log !== undefined) {
@@ -26915,7 +27228,7 @@ function waitHelpText() {
         'Usage:',
         '  wait-for-model --url URL [options]',
         '  wait-for-model check --url URL [--model NAME] [--timeout 10s]   (probe once: exit 0 ready, 1 not)',
-        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded]',
+        '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded] [--on-gpu SHARE]',
         '                          [--tokens-per-second 100] [--ttft 50ms] [--log-file PATH]',
         '  wait-for-model stop --pid N | --container NAME [repeated] [--timeout 30s] [--json]',
         '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
@@ -26960,6 +27273,10 @@ function simulateHelpText() {
             ['--crash-after DURATION', 'the engine dies this long after the start: the port closes and the process exits 1'],
             ['--generation-fails', "every generation request gets the engine's own error (to try --probe-generation)"],
             ['--unloaded', 'llama.cpp (router mode) and Ollama: listed, loaded only when asked (to try --load true)'],
+            [
+                '--on-gpu SHARE',
+                "the share of the model in GPU memory, 0 to 1: Ollama's /api/ps size_vram, llama.cpp's offloaded N/M layers line"
+            ],
             [
                 '--tokens-per-second N',
                 `the pace of streamed generations, for the smoke test (default: ${DEFAULT_PACE.tokensPerSecond})`
@@ -27245,6 +27562,8 @@ const SIMULATED_LOGS = {
             [0.99, 'srv          init: initializing slots, n_slots = 4'],
             [1, 'main: server is listening on http://0.0.0.0:8080']
         ],
+        // src/llama-model.cpp load_tensors, with a GPU backend
+        offload: { at: 0.5, line: (n, m) => `load_tensors: offloaded ${n}/${m} layers to GPU` },
         fatal: [
             'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 18432.00 MiB on device 0: cudaMalloc failed: out of memory',
             'llama_model_load: error loading model: unable to allocate CUDA0 buffer',
@@ -27405,6 +27724,15 @@ function engineStates(options, startedAt) {
     const asleep = () => options.sleepsUntilMs !== undefined && wokenAt === undefined && Date.now() < startedAt + options.sleepsUntilMs;
     const dead = () => options.diesAfterMs !== undefined && Date.now() >= startedAt + options.diesAfterMs;
     return (method, path, phase) => {
+        // server/routes.go PsHandler: each loaded model's size and the part of it in GPU memory
+        if (engine === 'ollama' && options.onGpu !== undefined && path === '/api/ps') {
+            const size = 2019393189;
+            const loaded = { name: model, model, size, size_vram: Math.round(size * options.onGpu) };
+            return json({ models: phase === 'ready' ? [loaded] : [] });
+        }
+        // http_server.py: /health_generate always runs a one-token generation, which fails as every generation does
+        if (engine === 'sglang' && options.generationFails === true && path === '/health_generate' && phase === 'ready')
+            return empty(503);
         if (engine === 'vllm') {
             // api_server.py (VLLM_SERVER_DEV_MODE=1): the sleep routes; without dev mode they are 404
             if (options.sleepsUntilMs !== undefined && path === '/is_sleeping')
@@ -27440,10 +27768,12 @@ function engineStates(options, startedAt) {
     };
 }
 /** Undefined: the engine answers as when ready. A promise: Ollama answers the load request once it is loaded. */
-function lazyLoading(engine, model, loadMs) {
+function lazyLoading(engine, model, loadMs, failsToLoad = false) {
     let loadedAt;
     const state = () => loadedAt === undefined ? 'unloaded' : Date.now() >= loadedAt ? 'loaded' : 'loading';
     const askLoad = () => (loadedAt ??= Date.now() + loadMs);
+    // server-models.cpp: an instance that exited non-zero is `unloaded` with its `exit_code` and `failed`
+    const routerStatus = () => failsToLoad && state() === 'loaded' ? { value: 'unloaded', exit_code: 1, failed: true } : { value: state() };
     if (engine === 'llamacpp')
         return (method, path, request) => {
             // router mode: /health is 200 at once whatever the models do
@@ -27452,7 +27782,7 @@ function lazyLoading(engine, model, loadMs) {
             if (path === '/v1/models' || path === '/models')
                 return json({
                     object: 'list',
-                    data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: engines_CREATED, status: { value: state() } }]
+                    data: [{ id: model, object: 'model', owned_by: 'llamacpp', created: engines_CREATED, status: routerStatus() }]
                 });
             if (method === 'POST' && path === '/models/load') {
                 if (request?.model !== model)
@@ -27489,7 +27819,9 @@ function lazyLoading(engine, model, loadMs) {
 /** `readyAt`: milliseconds since the epoch. */
 function answerRequests(options, readyAt) {
     const engine = SIMULATED_ENGINES[options.engine];
-    const lazy = options.unloaded ? lazyLoading(options.engine, options.model, options.loadMs) : undefined;
+    const lazy = options.unloaded
+        ? lazyLoading(options.engine, options.model, options.loadMs, options.failsToLoad !== undefined)
+        : undefined;
     const states = engineStates(options, readyAt - options.loadMs);
     let loadingAnswers = 0;
     const isReady = () => Date.now() >= readyAt && loadingAnswers >= (options.loadingAnswers ?? 0);
@@ -27609,6 +27941,12 @@ async function simulate(options) {
         for (const [share, text] of log.lines)
             if (!options.unloaded || share === 0)
                 timers.push(setTimeout(() => print(text), share * options.loadMs));
+        const { offload } = log;
+        if (offload !== undefined && options.onGpu !== undefined && !options.unloaded) {
+            // a model of 32 repeating layers and its output layer
+            const line = offload.line(Math.round(33 * options.onGpu), 33);
+            timers.push(setTimeout(() => print(line), offload.at * options.loadMs));
+        }
     }
     // Callers that never crash the engine need not await this.
     ended.catch(() => undefined);
@@ -27853,6 +28191,7 @@ async function simulateCommand(argv, io, sayRaw) {
         'crash-after': { type: 'string' },
         'generation-fails': { type: 'boolean' },
         unloaded: { type: 'boolean' },
+        'on-gpu': { type: 'string' },
         'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
         ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
         'log-file': { type: 'string' },
@@ -27879,6 +28218,10 @@ async function simulateCommand(argv, io, sayRaw) {
     const loadMs = duration('load', String(values.load));
     const crashAfter = values['crash-after'];
     const crashAfterMs = typeof crashAfter === 'string' ? duration('crash-after', crashAfter) : undefined;
+    const onGpuText = typeof values['on-gpu'] === 'string' ? values['on-gpu'].trim() : undefined;
+    const onGpu = onGpuText === undefined ? undefined : Number(onGpuText);
+    if (onGpuText !== undefined && !(/^\d*\.?\d+$/.test(onGpuText) && Number(onGpuText) <= 1))
+        throw new UsageError(`--on-gpu: "${text_printable(onGpuText)}" is not a share from 0 to 1, such as 0.4`);
     const portText = String(values.port);
     if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
         throw new UsageError(`--port: "${text_printable(portText)}" is not a port number from 1 to 65535`);
@@ -27911,6 +28254,7 @@ async function simulateCommand(argv, io, sayRaw) {
             crashAfterMs,
             generationFails: values['generation-fails'] === true,
             unloaded: values.unloaded === true,
+            onGpu,
             pace: { tokensPerSecond, ttftMs },
             onLog: log.write,
             onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
@@ -28181,6 +28525,14 @@ function summaryMarkdown(outcome, ctx) {
         rows.push(['Server process', `pid ${server.pid}`]);
     if (server?.gpuMemoryMiB !== undefined)
         rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
+    const placed = outcome.placement;
+    if (placed !== undefined)
+        rows.push([
+            'Model placement',
+            mdText(placed.warning === undefined
+                ? `${placed.placement} (${placed.evidence})`
+                : `\u26a0\ufe0f ${placed.placement}: ${placed.warning}`)
+        ]);
     if (out['startup-seconds'] !== '')
         rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
     if (server?.logFile !== undefined)

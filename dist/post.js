@@ -17275,6 +17275,13 @@ const kserve = {
 ;// CONCATENATED MODULE: ./src/engines/llamacpp.ts
 /** llama.cpp's llama-server: its log lines (b6428 and v0.5.0), its router mode's load on demand, its own stream. */
 
+/**
+ * Where its layers went (`llm_load_tensors:` before the function's rename, `load_tensors:` after; Ollama's ggml
+ * backend logs the same words): N of M below M is a model partly on the CPU. Printed only where a GPU backend is.
+ */
+const LLAMACPP_OFFLOADED = /\boffloaded (\d+)\/(\d+) layers to GPU\b/;
+/** A build without a usable GPU given `-ngl`: every layer stays on the CPU. */
+const LLAMACPP_NO_GPU = /no usable GPU found, --gpu-layers option will be ignored/;
 const llamacpp = {
     name: 'llamacpp',
     label: 'llama.cpp',
@@ -17326,9 +17333,31 @@ const llamacpp = {
     stream: 'llamacpp',
     // router mode lists every model file with `status.value` "unloaded" and loads one, by its listed id, on request
     load: { when: 'unloaded', path: '/models/load', body: (id) => ({ model: id }) },
+    // checked against a checkout by `npm run engines:check -- llama.cpp <checkout>` (CI: node-llama-cpp's source)
+    cites: [
+        { path: 'tools/server/server.cpp', text: '"model loaded\\n"' },
+        { path: 'tools/server/server.cpp', text: '"listening on %s\\n"' },
+        { path: 'tools/server/server.cpp', text: '"/v1/models"' },
+        { path: 'tools/server/server.cpp', text: '"/models/load"' },
+        { path: 'tools/server/server.cpp', text: '"/health"' },
+        { path: 'tools/server/server-models.h', text: 'return "unloaded";' },
+        { path: 'tools/server/server-models.h', text: 'return "loading";' },
+        { path: 'tools/server/server-models.h', text: 'return "loaded";' },
+        { path: 'tools/server/server-models.h', text: 'return "sleeping";' },
+        { path: 'tools/server/server-models.h', text: 'return "downloading";' },
+        { path: 'tools/server/server-models.cpp', text: 'status["exit_code"]' },
+        { path: 'tools/server/server-models.cpp', text: 'status["failed"]' },
+        { path: 'src/llama-model.cpp', text: 'offloaded %d/%d layers to GPU' },
+        { path: 'common/arg.cpp', text: 'no usable GPU found, --gpu-layers option will be ignored' },
+        { path: 'common/common.cpp', text: 'llama threadpool init' },
+        { path: 'common/common.cpp', text: 'warming up the model with an empty run' },
+        { path: 'ggml/src/gguf.cpp', text: 'failed to open GGUF file' }
+    ],
     sources: [
         'ggml-org/llama.cpp:tools/server/server-models.cpp (router mode: status unloaded \u2192 loading \u2192 loaded, /models/load)',
         'ggml-org/llama.cpp:common/common.cpp (llama threadpool init)',
+        'ggml-org/llama.cpp:src/llama-model.cpp load_tensors (offloaded %d/%d layers to GPU)',
+        'ggml-org/llama.cpp:common/arg.cpp (no usable GPU found, --gpu-layers option will be ignored; v0.5.0 CPU build)',
         '__tests__/fixtures/logs/llamacpp-b6428.log (aa6192d3), llamacpp-v0.5.0-node-llama-cpp-3.22.1*.log (de3ff81)'
     ]
 };
@@ -17463,7 +17492,8 @@ const sglang = {
                 took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
             },
             { phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
-            { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?model_info/ }
+            // `/model_info` and `/server_info` replace `/get_model_info` and `/get_server_info`
+            { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?(?:model|server)_info/ }
         ],
         fatal: [
             ...TORCH_FATAL,
@@ -17487,7 +17517,13 @@ const sglang = {
             path: '/health',
             minGapMs: 1_000,
             oneAtATime: true,
-            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends'
+            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends',
+            // `false`/`0` makes /health a plain 200 once past Starting; /health_generate (the same handler) still generates
+            instead: {
+                variable: 'SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION',
+                when: /^(?:0|false|no|off)$/i,
+                path: '/health_generate'
+            }
         })
     ],
     // No dead-engine answer: a scheduler or detokenizer that dies sends SIGQUIT to the server, which kills its
@@ -17498,6 +17534,7 @@ const sglang = {
     sources: [
         'sgl-project/sglang@0025436e:python/sglang/srt/entrypoints/http_server.py (/health; 503 while Starting since PR #8444)',
         'sgl-project/sglang:python/sglang/srt/environ.py (SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION)',
+        'sgl-project/sglang:python/sglang/srt/entrypoints/http_server.py (/health and /health_generate one handler; the fast path without generation)',
         'sgl-project/sglang:python/sglang/srt/entrypoints/engine.py (SIGQUIT from a dying child)',
         '__tests__/fixtures/logs/sglang-v0.5.8.post1.log, sglang-v0.5.8.post1-nccl-fail.log'
     ]
@@ -17614,15 +17651,20 @@ const triton = {
 };
 
 ;// CONCATENATED MODULE: ./src/engines/vllm.ts
-/** vLLM: what it prints while it starts (V1 engine, 0.11\u20130.16 wordings), its sleep mode and its dead engine core. */
+/**
+ * vLLM: what it prints while it starts (V1 engine, 0.11\u20130.16 wordings, and 2026's data-parallel API servers and Rust
+ * frontend), its sleep mode and its dead engine core.
+ */
 
 const vllm = {
     name: 'vllm',
     label: 'vLLM',
     log: {
-        signature: /\((?:APIServer|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine/,
+        signature: /\((?:APIServer|ApiServer_\d+|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine|Launching Rust frontend: /,
         stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
-        ready: /Application startup complete/,
+        // `--api-server-count` API servers (the data-parallel size by default) share the port and each prints it: the
+        // first serves. The Rust frontend (VLLM_USE_RUST_FRONTEND=1) has no uvicorn: it says it starts its server.
+        ready: /Application startup complete|\] starting OpenAI server bind_address=/,
         phases: [
             { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
             {
@@ -17655,7 +17697,7 @@ const vllm = {
             },
             {
                 phase: 'starting server',
-                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server/
+                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server|Launching Rust frontend: |Started DPSupervisor on|Launching vLLM DP Servers/
             }
         ],
         fatal: [
@@ -17665,7 +17707,9 @@ const vllm = {
             cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
             failure(/WorkerProc hit an exception|WorkerProc failed to start/),
             failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
-            failure(/Engine core initialization failed/)
+            failure(/Engine core initialization failed/),
+            // an API server whose engine cores never answered (`(ApiServer_1 pid=\u2026) TimeoutError: \u2026`)
+            failure(/Timed out waiting for (?:engine core processes to start|engines to send initial message)/)
         ]
     },
     ownedBy: 'vllm',
@@ -17701,7 +17745,10 @@ const vllm = {
         'vllm-project/vllm@v0.15.0,v0.17.1:vllm/entrypoints/serve/instrumentator/health.py (/health; 503 since PR #24897)',
         'vllm-project/vllm@v0.9.0:vllm/v1/engine/exceptions.py (the dead engine words)',
         'vllm-project/vllm@4e179065:vllm/v1/worker/gpu/model_runner.py (model runner v2 load line)',
-        '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log'
+        'vllm-project/vllm@00a5fdd2:vllm/entrypoints/cli/serve.py (Defaulting api_server_count to data_parallel_size; Rust frontend launch)',
+        'vllm-project/vllm@09ec0f07:vllm/entrypoints/openai/dp_supervisor.py (Started DPSupervisor on; /health, /ready, /readyz)',
+        'vllm-project/vllm PR #40848 (Rust frontend: starting OpenAI server bind_address=)',
+        '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log, vllm-v0.26.0-dp2.log, vllm-v0.26.0-rust-frontend.log'
     ]
 };
 
@@ -18799,6 +18846,7 @@ const listedWords = (answer) => answer_report_answerWords({
     state: 'ready',
     wrongModel: undefined,
     engineDead: undefined,
+    generationsFailing: undefined,
     engineReadiness: undefined,
     generation: undefined
 }).summary;
@@ -18892,11 +18940,11 @@ const quoted = (ids) => ids
 /** The answers that end a wait at once, since waiting cannot change them. */
 function cannotChangeWords(answer, listed) {
     if (answer.loadFailed !== undefined) {
-        const { request, model, reason } = answer.loadFailed;
+        const { request, model, reason, state = 'UNAVAILABLE' } = answer.loadFailed;
         const said = clip(reason, 500);
         return {
-            summary: `${request}: "${model}" UNAVAILABLE: ${said}`,
-            detail: `the engine says "${model}" failed to load (${request}: UNAVAILABLE): ${said}. Waiting will not load it`
+            summary: `${request}: "${model}" ${state}: ${said}`,
+            detail: `the engine says "${model}" failed to load (${request}: ${state}): ${said}. Waiting will not load it`
         };
     }
     if (answer.wrongModel !== undefined) {
@@ -18917,6 +18965,16 @@ function cannotChangeWords(answer, listed) {
         return {
             summary: `${listed()} \u2014 the engine died: ${what}`,
             detail: `the engine's core died: ${what}. It will not recover by waiting: see the server's log, and restart it`
+        };
+    }
+    if (answer.generationsFailing !== undefined && answer.generation !== undefined) {
+        const { request, forMs, count } = answer.generationsFailing;
+        const said = answer_report_answerWords(answer.generation.answer).summary;
+        const what = `${request} answered the same error for ${formatDuration(forMs)} (${count} times in a row): ${said}`;
+        return {
+            summary: `${listed()} \u2014 generations keep failing: ${what}`,
+            detail: `the model is listed and the engine says ready, but ${what}. ` +
+                "Waiting will not make it generate: see the server's log"
         };
     }
     return undefined;
@@ -19032,6 +19090,10 @@ function envLines(server) {
         return [progress_envUnreadableText(server)];
     return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
 }
+/** Where the model is once ready (the warning, when it is not where meant, is said apart). */
+const placementLines = {
+    found: (placement, evidence) => `Model placement: ${placement} (${evidence})`
+};
 const progress_probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
 /** What readiness means for these settings, in words. */
 function progress_describeExpectation({ expect, url }, subject = url.href) {
@@ -19073,7 +19135,8 @@ function failure_failureMessage(outcome, ctx) {
     const last = outcome.last;
     const words = last && answerWords(last.answer);
     const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
-    if (STOPPED_BY_ANSWER.includes(outcome.reason)) {
+    // generations that kept failing alike end the wait before the timeout, as the answers that stop it do
+    if (STOPPED_BY_ANSWER.includes(outcome.reason) || last?.answer.generationsFailing !== undefined) {
         return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`;
     }
     if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
@@ -19138,6 +19201,7 @@ const OUTPUTS = {
     'log-file': { kind: 'string', of: (o) => o.server?.logFile ?? '' },
     'startup-seconds': { kind: 'number', of: (o) => secondsOr(o.server?.startupMs) },
     'gpu-memory-mib': { kind: 'number', of: (o) => textOf(o.server?.gpuMemoryMiB) },
+    placement: { kind: 'string', of: (o) => o.placement?.placement ?? '' },
     'generation-seconds': { kind: 'number', of: (o) => secondsOr(o.generationMs) },
     results: { kind: 'json', of: (o) => JSON.stringify(o.results.map(resultRecord)) },
     phases: { kind: 'json', of: (o) => JSON.stringify((o.profile?.phases ?? []).map(phaseRecord)) },
@@ -19613,6 +19677,14 @@ function summaryMarkdown(outcome, ctx) {
         rows.push(['Server process', `pid ${server.pid}`]);
     if (server?.gpuMemoryMiB !== undefined)
         rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
+    const placed = outcome.placement;
+    if (placed !== undefined)
+        rows.push([
+            'Model placement',
+            mdText(placed.warning === undefined
+                ? `${placed.placement} (${placed.evidence})`
+                : `\u26a0\ufe0f ${placed.placement}: ${placed.warning}`)
+        ]);
     if (out['startup-seconds'] !== '')
         rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
     if (server?.logFile !== undefined)

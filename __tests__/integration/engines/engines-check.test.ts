@@ -28,7 +28,9 @@ const run = (args: string[]) =>
     [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/engines-check.mjs'), ...args],
     {
       encoding: 'utf8',
-      timeout: 60_000
+      timeout: 60_000,
+      // tsx keeps a cache in the temporary folder: this test's own
+      env: { ...process.env, TMPDIR: box.dir() }
     }
   )
 
