@@ -13,6 +13,8 @@ export interface ServerFacts {
   container?: string
   /** With `container`: the engine's socket, for the job-end step. */
   dockerSocket?: string
+  /** With `host`: the ssh destination it runs on, for the job-end step. */
+  host?: string
   /** With `start`: its start time (/proc stat field 22), boot and run marker: the job-end step stops by them. */
   startTicks?: number
   bootId?: string

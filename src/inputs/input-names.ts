@@ -43,7 +43,13 @@ export const INPUTS = {
     flag: ['TEXT', 'text the response body must contain; /source/flags: a JavaScript regular expression it must match'],
     check: true
   },
-  interval: { default: '5s', flag: ['DURATION', 'the longest time between costly probes (a generation; a model list or health route is asked every 250ms)'] },
+  interval: {
+    default: '5s',
+    flag: [
+      'DURATION',
+      'the longest time between costly probes (a generation; a model list or health route is asked every 250ms)'
+    ]
+  },
   timeout: { default: '15m', flag: ['DURATION', 'give up after this long'], check: true },
   headers: {
     default: '',
@@ -72,6 +78,13 @@ export const INPUTS = {
       'the container that is the server (Docker Engine API at $DOCKER_HOST or /var/run/docker.sock): --start runs it, or it runs already (one per --url: a container each)'
     ],
     lines: true
+  },
+  host: {
+    default: '',
+    flag: [
+      'DESTINATION',
+      'the ssh destination the server runs on (user@host): --start, --pid and --log-file are its, read over one OpenSSH connection ($WAIT_FOR_MODEL_SSH_COMMAND: the ssh command)'
+    ]
   },
   'log-file': {
     default: '',

@@ -15,6 +15,7 @@ import {
   oneOf,
   parseBoolean,
   parseContainer,
+  parseHost,
   parseEngine,
   parseEnvNames,
   parseHeaders,
@@ -226,11 +227,23 @@ function readOneServer(read: InputReader, platform: Platform): Omit<Server, 'tar
     throw new InputError('container', {
       problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
     })
+  const host = read.field('host', (t) => parseHost(t.trim()))
+  if (host !== undefined && container !== undefined)
+    throw new InputError('host', {
+      problem: 'cannot be used with "container": give the remote server\'s "start" or "pid"'
+    })
+  if (host !== undefined && start === undefined && pid === undefined)
+    throw new InputError('host', {
+      problem: 'needs the server on that host: set "start" or "pid" (its process id there)'
+    })
+  if (host !== undefined && pid !== undefined && !('pid' in pid))
+    throw new InputError('pid', { problem: 'with "host", is the process id on that host (a number), not a file' })
   const logFile = read.text('log-file')
   // the container's output, else the started server's, is appended to it: through a link, to wherever it points
   const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined
-  if (logFile !== undefined) read.field('log-file', () => checkLogFile(logFile, writer))
-  return { start, pid, container, logFile }
+  // a remote log is checked on its host, as it is opened there
+  if (logFile !== undefined && host === undefined) read.field('log-file', () => checkLogFile(logFile, writer))
+  return { start, pid, container, host, logFile }
 }
 
 /** The inputs that may name each endpoint's own server, in action.yml's order. */

@@ -117,6 +117,8 @@ export interface Server {
   pid?: { pid: number } | { file: string }
   /** The container that is the server, started by `start` or before the step: its exit, log and processes. */
   container?: string
+  /** The ssh destination the server runs on: `start`, `pid` and `log-file` are that host's. */
+  host?: string
   /** With `start` and none given, the gate picks one (with `container`: its output's copy). */
   logFile?: string
 }

@@ -32,7 +32,21 @@ export interface ContainerEndState {
   logLines: number
 }
 
-export type ServerEndState = ProcessEndState | ContainerEndState
+/** A process `start` launched on another host (`host`), stopped there over ssh by its marker and start time. */
+export interface RemoteEndState {
+  kind: 'remote'
+  host: string
+  pid: number
+  startTicks?: number
+  bootId?: string
+  runMarker?: string
+  timeoutMs: number
+  /** The local copy of its log. */
+  logFile?: string
+  logLines: number
+}
+
+export type ServerEndState = ProcessEndState | ContainerEndState | RemoteEndState
 
 /** What the main step knows of the server it launched or watched. */
 interface LaunchedFacts {
@@ -44,6 +58,8 @@ interface LaunchedFacts {
   /** With `container`: the container's id, and the engine's socket. */
   container?: string
   dockerSocket?: string
+  /** With `host`: its ssh destination. */
+  host?: string
 }
 
 /** The state's one name, as the runner passes it back: `STATE_servers`. */
@@ -51,12 +67,19 @@ const NAME = 'servers'
 /** As many as `url` may have lines. */
 const MAX_SERVERS = 1000
 
-type StopSettings = Pick<Server, 'start' | 'container'> & Pick<Settings, 'stop' | 'stopTimeoutMs' | 'logLines'>
+type StopSettings = Pick<Server, 'start' | 'container' | 'host'> & Pick<Settings, 'stop' | 'stopTimeoutMs' | 'logLines'>
 
 /** One server's entry, or undefined when it is not this job's to stop. */
 export function serverEndState(settings: StopSettings, server: LaunchedFacts | undefined): ServerEndState | undefined {
   const { start, container, stop, stopTimeoutMs: timeoutMs, logLines } = settings
   const logFile = server?.logFile
+  if (settings.host !== undefined) {
+    // a remote server is stopped only by its marker: one `start` launched there, or `pid` with `stop: always`
+    const ours = start !== undefined ? stop !== 'never' : stop === 'always'
+    if (!ours || server?.pid === undefined || server.host === undefined) return undefined
+    const { pid, startTicks, bootId, runMarker } = server
+    return { kind: 'remote', host: server.host, pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines }
+  }
   if (container !== undefined) {
     // only a container `start` ran is this job's to stop (`stop: job-end`), or any with `stop: always`
     const ours = (start !== undefined && stop === 'job-end') || stop === 'always'
@@ -110,6 +133,8 @@ export function readJobEndState(get: (name: string) => string): unknown[] {
 const PID_MAX = 4_194_304
 const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const MARKER_FORM = /^[0-9a-f]{32}$/
+/** As `host` takes it: nothing ssh could read as an option. */
+const HOST_FORM = /^[A-Za-z0-9_][A-Za-z0-9_.@:[\]%-]{0,254}$/
 const CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/
 /** A path as `log-file` takes it (the post step runs in the workspace too): no control character, at most PATH_MAX. */
 // eslint-disable-next-line no-control-regex
@@ -147,15 +172,18 @@ export function readServerEndState(entry: unknown, i: number): ServerEndState | 
       socket: matching('socket', PATH_FORM, 'a socket path without control characters', false) as string,
       ...common
     }
-  if (saved.kind !== 'process') throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process" or "container"')
-  return {
-    kind: 'process',
+  const processEntry = {
     pid: whole('pid', 2, PID_MAX, `a process id from 2 to ${PID_MAX}`) as number,
     startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
     bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
     runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
     ...common
   }
+  if (saved.kind === 'remote')
+    return { kind: 'remote', host: matching('host', HOST_FORM, 'an ssh destination', false) as string, ...processEntry }
+  if (saved.kind !== 'process')
+    throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process", "container" or "remote"')
+  return { kind: 'process', ...processEntry }
 }
 
 /** A saved value as the refusal shows it. */

@@ -110,8 +110,8 @@ function serversEndState(settings: Settings, outcome: GateOutcome): Record<strin
   const facts = (i: number): GateOutcome['server'] =>
     servers.length === 1 ? outcome.server : outcome.results[i].server
   return jobEndState(
-    servers.map(({ start, container }, i) =>
-      serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i))
+    servers.map(({ start, container, host }, i) =>
+      serverEndState({ start, container, host, stop, stopTimeoutMs, logLines }, facts(i))
     )
   )
 }

@@ -1,0 +1,179 @@
+/**
+ * The server as a process on another host (`host`): what the process kind does, done there over one OpenSSH
+ * connection; a URL on that host's loopback is asked through a port forwarded over it.
+ */
+import { InputError } from '../../inputs/input-error.js'
+import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
+import { LogFollower } from '../../server/log-follower.js'
+import { newLogFile, newRunMarker, type ServerProcess } from '../../server/process.js'
+import {
+  attachRemote,
+  remoteEnviron,
+  remoteListening,
+  remoteTree,
+  type RemoteStart,
+  startRemote,
+  watchRemote
+} from '../../server/remote.js'
+import { SSH_COMMAND_VARIABLE, SshHost } from '../../server/ssh.js'
+import { gpuUnavailableText } from '../../report/lifecycle-report.js'
+import { gateLines } from '../../report/progress.js'
+import type { Server, Settings } from '../../inputs/settings.js'
+import type { Halt } from '../../facts/halt.js'
+import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcome.js'
+import type { Deps } from '../deps.js'
+import type { LaunchedServer, ServerKind } from './kind.js'
+import { tellEnvironment } from './process.js'
+
+/** The names a URL's host has when it means the machine itself: on a remote server, that host's loopback. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+export function remoteServer(server: Server, settings: Settings, deps: Deps): ServerKind {
+  const destination = server.host as string
+  let host: SshHost | undefined
+  const forwards = new Map<string, URL>()
+  return {
+    preflight: async () => {
+      host = new SshHost(destination, deps.env[SSH_COMMAND_VARIABLE])
+      const why = host.open()
+      if (why !== undefined) {
+        host.close()
+        throw new InputError('host', { problem: why })
+      }
+      for (const { url } of server.targets) {
+        if (!LOOPBACK.has(url.hostname) || forwards.has(url.href)) continue
+        const remotePort = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
+        const local = await host.forward(url.hostname === '[::1]' ? '::1' : '127.0.0.1', remotePort)
+        if (local === undefined) {
+          host.close()
+          throw new InputError('host', {
+            problem: `could not forward a local port to port ${remotePort} of ${destination}`
+          })
+        }
+        const probed = new URL(url.href)
+        probed.hostname = '127.0.0.1'
+        probed.port = String(local)
+        forwards.set(url.href, probed)
+      }
+      return server.start === undefined || !settings.portCheck ? undefined : portBusy(host, server, deps)
+    },
+    launch: () => launched(server, settings, host as SshHost, forwards, deps),
+    abandon: () => host?.close()
+  }
+}
+
+/** Before `start`: a loopback port of the URL already listened on at the host refuses the wait (`port-busy`). */
+async function portBusy(host: SshHost, server: Server, deps: Deps): Promise<GateOutcome | undefined> {
+  const start = deps.startedAt ?? deps.clock.now()
+  const ports = server.targets.filter((t) => LOOPBACK.has(t.url.hostname)).map((t) => Number(t.url.port || 80))
+  const busy = await remoteListening(host, [...new Set(ports)])
+  if (busy === undefined || busy.length === 0) return undefined
+  const halt: Halt = {
+    reason: 'port-busy',
+    detail:
+      `port ${busy[0]} on ${host.host} is already in use before "start" (a server an earlier job left running there?): ` +
+      'stop it there, or set port-check: false'
+  }
+  const results = server.targets.map(({ url }): TargetOutcome => ({
+    ready: false,
+    reason: 'port-busy',
+    elapsedMs: deps.clock.now() - start,
+    attempts: 0,
+    models: [],
+    halt,
+    timeline: [],
+    url
+  }))
+  return { ...results[0], results }
+}
+
+function launched(
+  own: Server,
+  settings: Settings,
+  host: SshHost,
+  forwards: Map<string, URL>,
+  deps: Deps
+): LaunchedServer {
+  const pid = own.pid !== undefined && 'pid' in own.pid ? own.pid.pid : undefined
+  const runMarker = own.start === undefined ? undefined : newRunMarker()
+  const startedAt = deps.clock.now()
+  const begun: RemoteStart | string =
+    own.start !== undefined
+      ? startRemote(host, own.start, own.logFile, runMarker as string)
+      : attachRemote(host, pid as number, own.logFile)
+  if (typeof begun === 'string') {
+    host.close()
+    throw new InputError(own.start !== undefined ? 'start' : 'pid', { problem: begun })
+  }
+  const remoteLog = begun.logPath === '' ? undefined : begun.logPath
+  const localLog = remoteLog === undefined ? undefined : newLogFile(deps.env)
+  const server: ServerProcess = watchRemote(
+    host,
+    { ...begun, logPath: remoteLog },
+    localLog,
+    own.start ? startedAt : undefined
+  )
+  deps.log(
+    `${own.start !== undefined ? 'Started' : 'Watching'} the server on ${host.host} (pid ${begun.pid} there)` +
+      (remoteLog === undefined ? '' : `; its log ${remoteLog} there is copied to ${localLog} as it grows`)
+  )
+  const facts: ServerFacts = {
+    pid: begun.pid,
+    host: host.host,
+    logFile: localLog,
+    startTicks: begun.startTicks,
+    bootId: begun.bootId,
+    runMarker
+  }
+  let log: LogFollower | undefined
+  const report = (): void => {
+    if (settings.envReport.length === 0) return
+    tellEnvironment(settings, facts, deps, { pid: begun.pid, environ: remoteEnviron(host, begun.pid) }, undefined, {
+      pid: begun.pid
+    })
+  }
+  return {
+    facts,
+    startedAt: server.startedAt,
+    watched: server,
+    followLog: (earlier) =>
+      (log =
+        localLog === undefined
+          ? undefined
+          : new LogFollower(localLog, settings.logLines, { fromStart: true, secrets: settings.secrets, earlier })),
+    beforeWait: () => {
+      if (own.start === undefined) report()
+    },
+    // the listeners are that host's; what answers through the forward is the host's loopback
+    whoAnswered: (results) => results,
+    afterWait: async (ready, readyAt) => {
+      if (ready && server.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
+      if (ready) facts.gpuMemoryMiB = await remoteGpuMemory(host, begun.pid, deps)
+      if (own.start !== undefined) report()
+      if (!ready && log !== undefined) {
+        facts.logTail = log.tail()
+        if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
+      }
+    },
+    release: () => {
+      server.release()
+      host.close()
+    },
+    probeUrl: (url) => forwards.get(url.href) ?? url
+  }
+}
+
+/** The GPU memory the server's processes hold on its host, from that host's nvidia-smi. */
+async function remoteGpuMemory(host: SshHost, pid: number, deps: Deps): Promise<number | undefined> {
+  const snapshot = await gpuSnapshot({
+    command: host.program,
+    prefix: [...host.args(), 'nvidia-smi'],
+    timeoutMs: 5_000,
+    signal: deps.cancel?.signal
+  })
+  if (snapshot.kind === 'unavailable') {
+    deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail))
+    return undefined
+  }
+  return memoryHeldBy(snapshot, await remoteTree(host, pid)).mib
+}
