@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { runAction } from '../../src/simulator/runner.js'
 import { procStat } from '../../src/server/proc.js'
@@ -53,7 +54,7 @@ async function gpuNode(port: number): Promise<SshNode> {
   writeFileSync(
     `${bin}/nvidia-smi`,
     `#!/bin/sh
-pid=999999
+pid=$(cat ${bin}/busy-pid 2>/dev/null || echo 999999)
 for d in /proc/[0-9]*; do
   case "$(tr '\\0' ' ' < $d/cmdline 2>/dev/null)" in *simulate*--port\\ ${port}*) pid=\${d#/proc/};; esac
 done
@@ -167,5 +168,78 @@ maybe('a server on another host (host, over real sshd in a network namespace)', 
       new RegExp(`cannot reach ${node.host.replace(/\./g, '\\.')} over ssh`)
     )
     expect(existsSync(flag)).toBe(false)
+  })
+
+  it('before start: a port held on the host refuses it (port-busy), and so do GPUs held there with gpu-check: fail', async () => {
+    const port = 18000 + Math.floor(Math.random() * 1000)
+    const node = await gpuNode(port)
+    const flag = box.path('started')
+    const start = `touch ${flag}; ${simulate(port, '--load 1s')}`
+    // an earlier job's server, still listening on the host's loopback
+    const holder = spawn(
+      'ip',
+      [
+        'netns',
+        'exec',
+        node.netns,
+        process.execPath,
+        '-e',
+        `require('net').createServer().listen(${port}, '127.0.0.1')`
+      ],
+      { stdio: 'ignore' }
+    )
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const busy = await mainStep(node, { url: `http://localhost:${port}/v1/models`, start })
+      expect(busy.outputs.reason).toBe('port-busy')
+      expect(errors(busy.stdout).join('\n')).toContain(`port ${port} on ${node.host} is already in use`)
+      // the same holder, now holding GPU memory there, and the port free
+      writeFileSync(box.path('bin', 'busy-pid'), String(holder.pid))
+      const other = port + 1
+      const gpuBusy = await mainStep(node, {
+        url: `http://localhost:${other}/v1/models`,
+        start: `touch ${flag}; ${simulate(other, '--load 1s')}`,
+        'gpu-check': 'fail'
+      })
+      expect(gpuBusy.outputs.reason).toBe('gpu-busy')
+      expect(errors(gpuBusy.stdout).join('\n')).toContain(`${node.host}: `)
+      expect(existsSync(flag)).toBe(false)
+    } finally {
+      holder.kill('SIGKILL')
+    }
+  })
+
+  it('pid: a server already running on the host is watched there, its environment read, and stopped with stop: always', async () => {
+    const port = 18000 + Math.floor(Math.random() * 1000)
+    const node = await gpuNode(port)
+    const log = box.path('remote-server.log')
+    const server = spawn(
+      'ip',
+      ['netns', 'exec', node.netns, 'sh', '-c', `${simulate(port, '--load 2s')} > ${log} 2>&1`],
+      {
+        stdio: 'ignore',
+        detached: true
+      }
+    )
+    box.pids.push(server.pid as number)
+    // the simulator itself (sh execs it, and ip netns exec too)
+    const pid = server.pid as number
+    const run = await mainStep(node, {
+      url: `http://localhost:${port}/v1/models`,
+      pid: String(pid),
+      'log-file': log,
+      'env-report': 'NCCL_*',
+      stop: 'always'
+    })
+    expect(errors(run.stdout)).toEqual([])
+    expect(run.outputs.ready).toBe('true')
+    expect(run.stdout).toContain(`Watching the server on ${node.host} (pid ${pid} there)`)
+    expect(run.stdout).toMatch(/NCCL_DEBUG=INFO/)
+    expect(savedServers(run.state)).toMatchObject([{ kind: 'remote', host: node.host, pid }])
+    const env: Record<string, string> = { HOME: box.dir(), WAIT_FOR_MODEL_SSH_COMMAND: node.sshCommand }
+    for (const [name, value] of Object.entries(run.state)) env[`STATE_${name}`] = value
+    const p = await runAction({ entry: post, inputs: {}, env })
+    expect(p.code).toBe(0)
+    expect(alive(pid)).toBe(false)
   })
 })

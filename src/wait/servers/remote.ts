@@ -3,7 +3,8 @@
  * connection; a URL on that host's loopback is asked through a port forwarded over it.
  */
 import { InputError } from '../../inputs/input-error.js'
-import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
+import { type GpuSnapshot, gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
+import { preflight, preflightVerdict, withStartGpus } from '../../server/preflight.js'
 import { LogFollower } from '../../server/log-follower.js'
 import { newLogFile, newRunMarker, type ServerProcess } from '../../server/process.js'
 import {
@@ -16,7 +17,7 @@ import {
   watchRemote
 } from '../../server/remote.js'
 import { SSH_COMMAND_VARIABLE, SshHost } from '../../server/ssh.js'
-import { gpuUnavailableText } from '../../report/lifecycle-report.js'
+import { gpuBusyText, gpuUnavailableText } from '../../report/lifecycle-report.js'
 import { gateLines } from '../../report/progress.js'
 import type { Server, Settings } from '../../inputs/settings.js'
 import type { Halt } from '../../facts/halt.js'
@@ -55,32 +56,58 @@ export function remoteServer(server: Server, settings: Settings, deps: Deps): Se
         probed.port = String(local)
         forwards.set(url.href, probed)
       }
-      return server.start === undefined || !settings.portCheck ? undefined : portBusy(host, server, deps)
+      return server.start === undefined ? undefined : beforeRemoteStart(host, server, settings, deps)
     },
     launch: () => launched(server, settings, host as SshHost, forwards, deps),
     abandon: () => host?.close()
   }
 }
 
-/** Before `start`: a loopback port of the URL already listened on at the host refuses the wait (`port-busy`). */
-async function portBusy(host: SshHost, server: Server, deps: Deps): Promise<GateOutcome | undefined> {
+/**
+ * Before `start`: a loopback port of the URL already listened on at the host refuses the wait (`port-busy`); GPUs
+ * there that other processes hold memory on warn, or refuse (`gpu-busy`), as for a local start.
+ */
+async function beforeRemoteStart(
+  host: SshHost,
+  server: Server,
+  settings: Settings,
+  deps: Deps
+): Promise<GateOutcome | undefined> {
   const start = deps.startedAt ?? deps.clock.now()
   const ports = server.targets.filter((t) => LOOPBACK.has(t.url.hostname)).map((t) => Number(t.url.port || 80))
-  const busy = await remoteListening(host, [...new Set(ports)])
-  if (busy === undefined || busy.length === 0) return undefined
-  const halt: Halt = {
-    reason: 'port-busy',
-    detail:
-      `port ${busy[0]} on ${host.host} is already in use before "start" (a server an earlier job left running there?): ` +
-      'stop it there, or set port-check: false'
+  const busy = settings.portCheck ? await remoteListening(host, [...new Set(ports)]) : undefined
+  let halt: Halt | undefined =
+    busy === undefined || busy.length === 0
+      ? undefined
+      : {
+          reason: 'port-busy',
+          detail:
+            `port ${busy[0]} on ${host.host} is already in use before "start" (a server an earlier job left ` +
+            'running there?): stop it there, or set port-check: false'
+        }
+  if (halt === undefined) {
+    // the GPUs its start line pins (CUDA_VISIBLE_DEVICES=N …); this runner's own variables say nothing of that host
+    const found = await preflight([], settings.gpuCheck, {
+      env: withStartGpus({}, server.start),
+      gpu: () => remoteGpus(host, deps)
+    })
+    const verdict = preflightVerdict(found, settings.gpuCheck)
+    const gpu = found.gpu
+    if (gpu.kind === 'unavailable') deps.debug?.(gpuUnavailableText(gpu.why, gpu.detail))
+    if (verdict.warnGpu && gpu.kind === 'busy')
+      deps.warn(`${host.host}: ${gpuBusyText(gpu.apps, gpu.gpus)}`, 'gpu-busy')
+    if (verdict.refuse === 'gpu-busy' && gpu.kind === 'busy')
+      halt = { reason: 'gpu-busy', detail: `${host.host}: ${gpuBusyText(gpu.apps, gpu.gpus)}` }
   }
+  if (halt === undefined) return undefined
+  const refusal = halt
   const results = server.targets.map(({ url }): TargetOutcome => ({
     ready: false,
-    reason: 'port-busy',
+    reason: refusal.reason,
     elapsedMs: deps.clock.now() - start,
     attempts: 0,
     models: [],
-    halt,
+    halt: refusal,
     timeline: [],
     url
   }))
@@ -165,15 +192,19 @@ function launched(
 
 /** The GPU memory the server's processes hold on its host, from that host's nvidia-smi. */
 async function remoteGpuMemory(host: SshHost, pid: number, deps: Deps): Promise<number | undefined> {
-  const snapshot = await gpuSnapshot({
-    command: host.program,
-    prefix: [...host.args(), 'nvidia-smi'],
-    timeoutMs: 5_000,
-    signal: deps.cancel?.signal
-  })
+  const snapshot = await remoteGpus(host, deps)
   if (snapshot.kind === 'unavailable') {
     deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail))
     return undefined
   }
   return memoryHeldBy(snapshot, await remoteTree(host, pid)).mib
 }
+
+/** The host's GPUs, from its own nvidia-smi over the connection. */
+const remoteGpus = (host: SshHost, deps: Deps): Promise<GpuSnapshot> =>
+  gpuSnapshot({
+    command: host.program,
+    prefix: [...host.args(), 'nvidia-smi'],
+    timeoutMs: 5_000,
+    signal: deps.cancel?.signal
+  })
