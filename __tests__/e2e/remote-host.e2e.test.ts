@@ -26,6 +26,19 @@ const alive = (pid: number): boolean => {
   return state !== undefined && state !== 'Z'
 }
 
+/** Processes whose command line names `text`: a follower of the remote log, say. */
+const naming = (text: string): number[] =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(text)
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
+
 /** Processes that carry `marker` in their environment: what the run left on the "remote" host. */
 const marked = (marker: string): number[] =>
   readdirSync('/proc')
@@ -104,6 +117,13 @@ maybe('a server on another host (host, over real sshd in a network namespace)', 
     // a server on the host (its pid, in the shared pid namespace) that the wait left running
     expect(alive(pid)).toBe(true)
     const marker = saved.runMarker as string
+    // once the step is over, nothing of ours follows the server there (its log's follower, its watcher): only the
+    // server is left running
+    const remoteLog = /its log (\S+) there/.exec(run.stdout)?.[1] as string
+    expect(remoteLog).toMatch(/model-server-/)
+    const ours = (): number[] => [...naming(remoteLog), ...naming(`/proc/${pid}/stat`)]
+    for (let i = 0; i < 20 && ours().length > 0; i++) await new Promise((r) => setTimeout(r, 100))
+    expect(ours()).toEqual([])
     expect(marked(marker)).toContain(pid)
 
     const env: Record<string, string> = { HOME: box.dir(), WAIT_FOR_MODEL_SSH_COMMAND: node.sshCommand }

@@ -18,6 +18,18 @@ const WATCH_S = '0.1'
 const startTicksOf = (pidVar: string): string =>
   `{ read -r l < /proc/${pidVar}/stat && r=\${l##*) } && set -- $r && shift 19 && echo "$1"; } 2>/dev/null`
 
+/**
+ * `command` in the background on the host, ended once the connection it came by is gone: sshd starts no signal at
+ * a command when its connection drops, and a follower of a log that no longer grows (tail -F) would stay for ever.
+ * Its shell's parent is the connection's sshd; once that has exited, the shell has another.
+ */
+export const whileConnected = (command: string): string =>
+  shellQuoted(
+    `P0=$PPID; ${command} & c=$!; ` +
+      'while kill -0 $c 2>/dev/null; do read -r s < /proc/$$/stat; s=${s##*) }; set -- $s; ' +
+      '[ "$2" = "$P0" ] || { kill $c; exit 0; }; sleep 0.2; done; wait $c'
+  )
+
 /** What starting it there said: its pid and start time, the log's path there and where this run's lines begin. */
 export interface RemoteStart {
   pid: number
@@ -94,7 +106,7 @@ function copyLog(host: SshHost, remotePath: string, offset: number, localPath: s
   const { fd } = openServerLog(localPath)
   const remote = shellQuoted(remotePath)
   // -F: a log that is rotated or not there yet is followed all the same; -s: polled that often where no inotify
-  const tail = host.spawn(`exec tail -c +${offset + 1} -F -s 0.1 -- ${remote} 2>/dev/null`, fd)
+  const tail = host.spawn(`sh -c ${whileConnected(`tail -c +${offset + 1} -F -s 0.1 -- ${remote} 2>/dev/null`)}`, fd)
   closeSync(fd)
   const size = (): number => {
     try {
@@ -135,7 +147,7 @@ export function watchRemote(
     `while T=$(${startTicksOf(String(pid))}) && [ -n "$T" ]; do ` +
     (startTicks === undefined ? '' : `[ "$T" = "${startTicks}" ] || break; `) +
     `read -r l < /proc/${pid}/stat 2>/dev/null || break; r=\${l##*) }; [ "\${r%% *}" = Z ] && break; sleep ${WATCH_S}; done; echo gone`
-  const watcher = host.spawn(`sh -c ${shellQuoted(check)}`, 'pipe')
+  const watcher = host.spawn(`sh -c ${whileConnected(`sh -c ${shellQuoted(check)}`)}`, 'pipe')
   let released = false
   const exited = new Promise<string>((resolve) => {
     let said = ''
