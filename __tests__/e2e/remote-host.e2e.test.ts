@@ -262,4 +262,22 @@ maybe('a server on another host (host, over real sshd in a network namespace)', 
     expect(p.code).toBe(0)
     expect(alive(pid)).toBe(false)
   })
+
+  it("wrong-server: a ready answer on the host's loopback from a process that is not the watched server ends the wait", async () => {
+    const port = 18000 + Math.floor(Math.random() * 1000)
+    const node = await gpuNode(port)
+    const inNode = (command: string) =>
+      spawn('ip', ['netns', 'exec', node.netns, 'sh', '-c', command], { stdio: 'ignore', detached: true })
+    // the watched server listens on no port; another process there answers on the URL's
+    const watched = inNode(`exec ${process.execPath} -e 'setInterval(() => {}, 1000)'`)
+    const stranger = inNode(simulate(port, '--load 0s'))
+    box.pids.push(watched.pid as number, stranger.pid as number)
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    const run = await mainStep(node, { url: `http://localhost:${port}/v1/models`, pid: String(watched.pid) })
+    expect(run.outputs.ready).toBe('false')
+    expect(run.outputs.reason).toBe('wrong-server')
+    expect(errors(run.stdout).join('\n')).toContain(
+      `port ${port} on ${node.host} answered ready, but it is held by process ${stranger.pid}`
+    )
+  })
 })

@@ -221,3 +221,36 @@ export async function remoteListening(host: SshHost, ports: readonly number[]): 
   }
   return ports.filter((p) => listening.has(p))
 }
+
+/** Who holds the listening socket of `port` at the host: each holder's pid and command, and whether it is `pid`'s. */
+export function remotePortHolders(
+  host: SshHost,
+  port: number,
+  pid: number
+): { holders: Array<{ pid: number; command: string }>; ours: boolean } | undefined {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0')
+  const run = host.runSync(
+    [
+      `for i in $(awk '$4 == "0A" { n = split($2, a, ":"); if (a[n] == "${hex}") print $10 }' /proc/net/tcp /proc/net/tcp6 2>/dev/null); do`,
+      '  find /proc/[0-9]*/fd -lname "socket:\\[$i\\]" 2>/dev/null',
+      'done | sed "s|^/proc/\\([0-9]*\\)/.*|\\1|" | sort -u | while read -r p; do',
+      '  printf "holder %s %s\\n" "$p" "$(tr "\\0" " " < /proc/$p/cmdline 2>/dev/null | cut -c1-200)"',
+      'done',
+      'for f in /proc/[0-9]*/stat; do read -r l < "$f" 2>/dev/null && { r=${l##*) }; set -- $r; echo "tree ${f#/proc/} $2"; }; done'
+    ].join('\n')
+  )
+  if (run.code !== 0) return undefined
+  const holders: Array<{ pid: number; command: string }> = []
+  const parent = new Map<number, number>()
+  for (const line of run.stdout.split('\n')) {
+    const [kind, a, ...rest] = line.split(' ')
+    if (kind === 'holder' && /^\d+$/.test(a)) holders.push({ pid: Number(a), command: rest.join(' ').trim() })
+    if (kind === 'tree') parent.set(Number.parseInt(a, 10), Number(rest[0]))
+  }
+  // a holder is the server's when the server is it or one of its ancestors
+  const descends = (p: number): boolean => {
+    for (let at = p, n = 0; at > 1 && n < 4096; at = parent.get(at) ?? 0, n++) if (at === pid) return true
+    return false
+  }
+  return { holders, ours: holders.some((h) => descends(h.pid)) }
+}

@@ -11,6 +11,7 @@ import {
   attachRemote,
   remoteEnviron,
   remoteListening,
+  remotePortHolders,
   remoteTree,
   type RemoteStart,
   startRemote,
@@ -171,8 +172,8 @@ function launched(
     beforeWait: () => {
       if (own.start === undefined) report()
     },
-    // the listeners are that host's; what answers through the forward is the host's loopback
-    whoAnswered: (results) => results,
+    // the listeners are that host's: what answers through the forward is whoever holds the port on its loopback
+    whoAnswered: (results) => (settings.portCheck ? results.map((r) => answeredThere(r, host, begun.pid)) : results),
     afterWait: async (ready, readyAt) => {
       if (ready && server.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
       if (ready) facts.gpuMemoryMiB = await remoteGpuMemory(host, begun.pid, deps)
@@ -208,3 +209,20 @@ const remoteGpus = (host: SshHost, deps: Deps): Promise<GpuSnapshot> =>
     timeoutMs: 5_000,
     signal: deps.cancel?.signal
   })
+
+/** A ready answer on the host's loopback from a process that is neither the server nor its descendant: wrong-server. */
+function answeredThere(r: TargetOutcome, host: SshHost, pid: number): TargetOutcome {
+  if (!r.ready || !LOOPBACK.has(r.url.hostname)) return r
+  const port = Number(r.url.port || 80)
+  const found = remotePortHolders(host, port, pid)
+  // unseen holders (another user's, no /proc) are not held against it
+  if (found === undefined || found.holders.length === 0 || found.ours) return r
+  const who = found.holders.map((h) => `${h.pid} (${h.command})`).join(', ')
+  const halt: Halt = {
+    reason: 'wrong-server',
+    detail:
+      `port ${port} on ${host.host} answered ready, but it is held by process ${who} there, not the server ${pid} ` +
+      'nor one of its processes: stop what holds the port there, or set port-check: false if a proxy answers for it'
+  }
+  return { ...r, ready: false, reason: 'wrong-server', halt }
+}
