@@ -173,7 +173,14 @@ function readServer(
   servers: Array<Omit<Server, 'targets'>>
 } {
   // a fleet of servers, one per url line; else one server (or none) behind every endpoint
-  const servers = readFleet(read, endpoints, platform) ?? [readOneServer(read, platform)]
+  const fleet = readFleet(read, endpoints, platform)
+  // a fleet's servers are this runner's: a host for each is not read, and must not be ignored
+  if (fleet !== undefined && read.input('host').trim() !== '')
+    throw new InputError('host', {
+      problem:
+        'is the host of one server, and "start", "pid", "container" or "log-file" has one line per "url" line (a fleet of servers here): give one server on that host, or leave "host" out'
+    })
+  const servers = fleet ?? [readOneServer(read, platform)]
   // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
   const kind = servers[0]
   const failPatternText = read.input('fail-pattern')

@@ -23,7 +23,7 @@ const startTicksOf = (pidVar: string): string =>
  * a command when its connection drops, and a follower of a log that no longer grows (tail -F) would stay for ever.
  * Its shell's parent is the connection's sshd; once that has exited, the shell has another.
  */
-export const whileConnected = (command: string): string =>
+const whileConnected = (command: string): string =>
   shellQuoted(
     `P0=$PPID; ${command} & c=$!; ` +
       'while kill -0 $c 2>/dev/null; do read -r s < /proc/$$/stat; s=${s##*) }; set -- $s; ' +
