@@ -43,13 +43,7 @@ export const INPUTS = {
     flag: ['TEXT', 'text the response body must contain; /source/flags: a JavaScript regular expression it must match'],
     check: true
   },
-  interval: {
-    default: '5s',
-    flag: [
-      'DURATION',
-      'the longest time between costly probes (a generation; a model list or health route is asked every 250ms)'
-    ]
-  },
+  interval: { default: '5s', flag: ['DURATION', 'the longest time between costly probes (a generation; a model list or health route is asked every 250ms)'] },
   timeout: { default: '15m', flag: ['DURATION', 'give up after this long'], check: true },
   headers: {
     default: '',
