@@ -280,4 +280,71 @@ maybe('a server on another host (host, over real sshd in a network namespace)', 
       `port ${port} on ${node.host} answered ready, but it is held by process ${stranger.pid}`
     )
   })
+
+  it("several nodes (host and start with a line each, the head first): ready with the head, a worker's death ends the wait naming it, the job-end step stops every node", async () => {
+    const port = 18000 + Math.floor(Math.random() * 1000)
+    const head = await gpuNode(port)
+    const worker = await sshNode(box.dir(), 'worker')
+    nodes.push(worker)
+    const env = { HOME: box.dir(), XDG_CACHE_HOME: box.path('cache'), WAIT_FOR_MODEL_SSH_COMMAND: head.sshCommand }
+    // one ssh_config for both: the head's key is the worker's too, and its known_hosts knows both
+    writeFileSync(
+      box.path('head', 'known_hosts'),
+      readFileSync(box.path('head', 'known_hosts'), 'utf8') + readFileSync(box.path('worker', 'known_hosts'), 'utf8')
+    )
+    writeFileSync(box.path('worker', 'authorized_keys'), readFileSync(box.path('head', 'id.pub')))
+    // a headless worker: never exits by itself
+    const headless = `exec ${process.execPath} -e 'console.log("worker joined"); setInterval(() => {}, 1000)'`
+    const run = await runAction({
+      entry,
+      inputs: {
+        url: `http://localhost:${port}/v1/models`,
+        model: 'kimi',
+        host: `${head.host}\n${worker.host}`,
+        start: `${simulate(port, '--load 2s')}\n${headless}`,
+        interval: '200ms',
+        timeout: '60s',
+        'history-file': ''
+      },
+      env
+    })
+    expect(errors(run.stdout)).toEqual([])
+    expect(run.outputs.ready).toBe('true')
+    expect(run.stdout).toContain(`Started node 2 of the server on ${worker.host}`)
+    const [saved] = savedServers(run.state)
+    const workerPid = (saved.nodes as Array<{ pid: number }>)[0].pid
+    expect(alive(workerPid)).toBe(true)
+    const postEnv: Record<string, string> = { ...env }
+    for (const [name, value] of Object.entries(run.state)) postEnv[`STATE_${name}`] = value
+    const p = await runAction({ entry: post, inputs: {}, env: postEnv })
+    expect(p.code).toBe(0)
+    expect(alive(workerPid)).toBe(false)
+    expect(marked(saved.runMarker as string)).toEqual([])
+
+    // a worker that dies while the head loads ends the wait, naming it
+    const diedAt = box.path('died-at')
+    const dies = `exec ${process.execPath} -e 'setTimeout(() => { require("fs").writeFileSync("${diedAt}", String(Date.now())); process.exit(7) }, 2000)'`
+    const stretch = measureLoad()
+    const other = port + 1
+    const died = await runAction({
+      entry,
+      inputs: {
+        url: `http://localhost:${other}/v1/models`,
+        model: 'kimi',
+        host: `${head.host}\n${worker.host}`,
+        start: `${simulate(other, '--load 30s')}\n${dies}`,
+        interval: '200ms',
+        timeout: '60s',
+        'history-file': '',
+        stop: 'never'
+      },
+      env
+    })
+    const endedAt = Date.now()
+    if (died.outputs.pid) box.pids.push(Number(died.outputs.pid))
+    expect(died.outputs.reason).toBe('server-exited')
+    expect(errors(died.stdout).join('\n')).toContain(`node 2 (${worker.host}): the server process`)
+    // the step over within 2 s of the worker's death, stretched by the load measured meanwhile
+    expect(endedAt - Number(readFileSync(diedAt, 'utf8'))).toBeLessThan(2_000 * stretch())
+  })
 })

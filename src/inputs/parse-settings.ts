@@ -222,6 +222,8 @@ function readServer(
 
 /** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
 function readOneServer(read: InputReader, platform: Platform): Omit<Server, 'targets'> {
+  const nodes = readNodes(read)
+  if (nodes !== undefined) return nodes
   const start = read.script('start')
   checkStart(start, platform)
   const pid = read.field('pid', (t) => parsePid(t.trim()))
@@ -251,6 +253,38 @@ function readOneServer(read: InputReader, platform: Platform): Omit<Server, 'tar
   // a remote log is checked on its host, as it is opened there
   if (logFile !== undefined && host === undefined) read.field('log-file', () => checkLogFile(logFile, writer))
   return { start, pid, container, host, logFile }
+}
+
+/**
+ * One server across several nodes: `host` with one line per node (the head first, the one that serves the URL) and
+ * `start` with one line per `host` line, run on that line's host; undefined for a host of one line.
+ */
+function readNodes(read: InputReader): Omit<Server, 'targets'> | undefined {
+  const hostText = read.input('host')
+  const hosts = entryLines(hostText)
+  if (hosts.length < 2) return undefined
+  hosts.forEach((line, i) => {
+    try {
+      parseHost(line)
+    } catch (e) {
+      const problem = e instanceof ProblemError ? e.problem : { problem: (e as Error).message }
+      throw new InputError('host', { ...problem, line: i + 1 })
+    }
+  })
+  const starts = entryLines(read.script('start') ?? '')
+  if (starts.length !== hosts.length || read.input('pid').trim() !== '' || read.input('container').trim() !== '')
+    throw new InputError('start', {
+      problem:
+        `has ${starts.length} lines and "host" has ${hosts.length}: with one line per node in "host" (the head first), ` +
+        'give one "start" line per "host" line, run on that line\'s host (no "pid" or "container")'
+    })
+  const logFile = read.text('log-file')
+  return {
+    host: hosts[0],
+    start: starts[0],
+    logFile,
+    workers: hosts.slice(1).map((host, i) => ({ host, start: starts[i + 1] }))
+  }
 }
 
 /** The inputs that may name each endpoint's own server, in action.yml's order. */

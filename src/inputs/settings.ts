@@ -119,6 +119,8 @@ export interface Server {
   container?: string
   /** The ssh destination the server runs on: `start`, `pid` and `log-file` are that host's. */
   host?: string
+  /** One server across several nodes: the other nodes (`host` and `start` lines after the first, the head's). */
+  workers?: Array<{ host: string; start: string }>
   /** With `start` and none given, the gate picks one (with `container`: its output's copy). */
   logFile?: string
 }

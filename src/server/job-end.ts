@@ -44,6 +44,8 @@ export interface RemoteEndState {
   /** The local copy of its log. */
   logFile?: string
   logLines: number
+  /** One server across several nodes: the other nodes' processes, stopped by the same marker. */
+  nodes?: Array<{ host: string; pid: number; startTicks?: number }>
 }
 
 export type ServerEndState = ProcessEndState | ContainerEndState | RemoteEndState
@@ -60,6 +62,7 @@ interface LaunchedFacts {
   dockerSocket?: string
   /** With `host`: its ssh destination. */
   host?: string
+  nodes?: Array<{ host: string; pid: number; startTicks?: number }>
 }
 
 /** The state's one name, as the runner passes it back: `STATE_servers`. */
@@ -78,7 +81,19 @@ export function serverEndState(settings: StopSettings, server: LaunchedFacts | u
     const ours = start !== undefined ? stop !== 'never' : stop === 'always'
     if (!ours || server?.pid === undefined || server.host === undefined) return undefined
     const { pid, startTicks, bootId, runMarker } = server
-    return { kind: 'remote', host: server.host, pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines }
+    const nodes = server.nodes === undefined ? {} : { nodes: server.nodes }
+    return {
+      kind: 'remote',
+      host: server.host,
+      pid,
+      startTicks,
+      bootId,
+      runMarker,
+      timeoutMs,
+      logFile,
+      logLines,
+      ...nodes
+    }
   }
   if (container !== undefined) {
     // only a container `start` ran is this job's to stop (`stop: job-end`), or any with `stop: always`
@@ -179,8 +194,30 @@ export function readServerEndState(entry: unknown, i: number): ServerEndState | 
     runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
     ...common
   }
-  if (saved.kind === 'remote')
-    return { kind: 'remote', host: matching('host', HOST_FORM, 'an ssh destination', false) as string, ...processEntry }
+  if (saved.kind === 'remote') {
+    const host = matching('host', HOST_FORM, 'an ssh destination', false) as string
+    if (saved.nodes === undefined) return { kind: 'remote', host, ...processEntry }
+    const nodes = saved.nodes
+    if (!Array.isArray(nodes) || nodes.length > MAX_SERVERS)
+      throw new JobEndStateError(`${at}.nodes`, shown(nodes), 'a list of nodes')
+    return {
+      kind: 'remote',
+      host,
+      ...processEntry,
+      nodes: nodes.map((n: unknown, j) => {
+        const node = (typeof n === 'object' && n !== null ? n : {}) as Record<string, unknown>
+        const where = `${at}.nodes[${j}]`
+        if (typeof node.host !== 'string' || !HOST_FORM.test(node.host))
+          throw new JobEndStateError(`${where}.host`, shown(node.host), 'an ssh destination')
+        if (typeof node.pid !== 'number' || !Number.isInteger(node.pid) || node.pid < 2 || node.pid > PID_MAX)
+          throw new JobEndStateError(`${where}.pid`, shown(node.pid), `a process id from 2 to ${PID_MAX}`)
+        const ticks = node.startTicks
+        if (ticks !== undefined && (typeof ticks !== 'number' || !Number.isSafeInteger(ticks) || ticks < 0))
+          throw new JobEndStateError(`${where}.startTicks`, shown(ticks), 'a start time in clock ticks, or none')
+        return { host: node.host, pid: node.pid, startTicks: ticks as number | undefined }
+      })
+    }
+  }
   if (saved.kind !== 'process')
     throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process", "container" or "remote"')
   return { kind: 'process', ...processEntry }

@@ -110,3 +110,30 @@ export async function stopRemoteAtJobEnd(state: Omit<RemoteEndState, 'kind'>, de
     host.close()
   }
 }
+
+/**
+ * A server across several nodes: every node stopped at once, by the same marker, told as one stop (the head's
+ * record, with every node's processes; survived where any node's did).
+ */
+export async function stopRemoteNodes(state: Omit<RemoteEndState, 'kind'>, deps: JobEndDeps): Promise<JobEnd> {
+  if (state.nodes === undefined || state.nodes.length === 0) return stopRemoteAtJobEnd(state, deps)
+  const ends = await Promise.all([
+    stopRemoteAtJobEnd(state, deps),
+    ...state.nodes.map((node) => stopRemoteAtJobEnd({ ...state, ...node, nodes: undefined }, deps))
+  ])
+  const [head] = ends
+  const records = ends.map((e) => e.record)
+  const survivors = records.flatMap((r) => r.survivors ?? [])
+  const signal = records.some((r) => r.signal === 'SIGKILL') ? 'SIGKILL' : head.record.signal
+  const record: StopRecord = {
+    ...head.record,
+    host: [state.host, ...state.nodes.map((n) => n.host)].join(', '),
+    pids: records.flatMap((r) => r.pids),
+    ...(signal === undefined ? {} : { signal }),
+    ...(survivors.length > 0 ? { outcome: 'survived' as const, survivors } : {}),
+    ...(records.every((r) => r.outcome === 'not-running')
+      ? {}
+      : { outcome: survivors.length > 0 ? 'survived' : 'exited' })
+  }
+  return { ...head, record, clean: ends.every((e) => e.clean) }
+}

@@ -102,11 +102,16 @@ interface LogCopy {
   caughtUp(ms: number): Promise<void>
 }
 
-function copyLog(host: SshHost, remotePath: string, offset: number, localPath: string): LogCopy {
+function copyLog(host: SshHost, remotePath: string, offset: number, localPath: string, prefix = ''): LogCopy {
   const { fd } = openServerLog(localPath)
   const remote = shellQuoted(remotePath)
   // -F: a log that is rotated or not there yet is followed all the same; -s: polled that often where no inotify
-  const tail = host.spawn(`sh -c ${whileConnected(`tail -c +${offset + 1} -F -s 0.1 -- ${remote} 2>/dev/null`)}`, fd)
+  // another node's lines are told apart by its name, each line whole (sed -u: one write a line)
+  const each = prefix === '' ? '' : ` | sed -u ${shellQuoted(`s|^|${prefix.replace(/[|&\\]/g, '')}|`)}`
+  const tail = host.spawn(
+    `sh -c ${whileConnected(`tail -c +${offset + 1} -F -s 0.1 -- ${remote} 2>/dev/null${each}`)}`,
+    fd
+  )
   closeSync(fd)
   const size = (): number => {
     try {
@@ -136,13 +141,14 @@ export function watchRemote(
   host: SshHost,
   start: { pid: number; startTicks?: number; logPath?: string; logOffset: number },
   localLog: string | undefined,
-  startedAt: number | undefined
+  startedAt: number | undefined,
+  prefix = ''
 ): ServerProcess {
   const { pid, startTicks } = start
   const copy =
     start.logPath === undefined || localLog === undefined
       ? undefined
-      : copyLog(host, start.logPath, start.logOffset, localLog)
+      : copyLog(host, start.logPath, start.logOffset, localLog, prefix)
   const check =
     `while T=$(${startTicksOf(String(pid))}) && [ -n "$T" ]; do ` +
     (startTicks === undefined ? '' : `[ "$T" = "${startTicks}" ] || break; `) +

@@ -147,6 +147,20 @@ describe('job-end state', () => {
       servers: JSON.stringify([{ kind: 'remote', ...remote, timeoutMs: 1000, logLines: 1, host: '-oProxyCommand=sh' }])
     }
     expect(() => readBack(hostile)).toThrow(JobEndStateError)
+    const nodes = [{ host: 'root@10.1.230.175', pid: 77, startTicks: 5 }]
+    const several = jobEndState([
+      serverEndState(
+        { start: 'a', host: remote.host, stop: 'job-end', stopTimeoutMs: 30_000, logLines: 20 },
+        { ...remote, nodes }
+      )
+    ]) as Record<string, string>
+    expect(readBack(several)).toMatchObject([{ kind: 'remote', host: remote.host, nodes }])
+    const badNode = {
+      servers: JSON.stringify([
+        { kind: 'remote', ...remote, timeoutMs: 1000, logLines: 1, nodes: [{ host: '-oX=y', pid: 7 }] }
+      ])
+    }
+    expect(() => readBack(badNode)).toThrow(JobEndStateError)
   })
 
   it.each(['{"pid":4321}', 'not json', '[]', JSON.stringify(Array(1001).fill(null))])(

@@ -6,7 +6,7 @@ import type { LogFollower, LogLine } from '../../server/log-follower.js'
 import type { ServerProcess } from '../../server/process.js'
 import { type JobEnd, type StopDeps, stopAtJobEnd, stopContainerAtJobEnd } from '../../server/stop.js'
 import type { ServerEndState } from '../../server/job-end.js'
-import { stopRemoteAtJobEnd } from '../../server/remote-stop.js'
+import { stopRemoteNodes } from '../../server/remote-stop.js'
 import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcome.js'
 import type { Settings } from '../../inputs/settings.js'
 import type { Deps } from '../deps.js'
@@ -76,7 +76,7 @@ export function savedServer(state: ServerEndState): SavedServer {
   // a process `start` launched or `pid` gave: signalled by its pid, only while it is still the process recorded then
   if (state.kind === 'process') return { pid: state.pid, stop: (deps) => stopAtJobEnd(state, deps) }
   // a process on another host: stopped there, over ssh, by its run marker and start time
-  if (state.kind === 'remote') return { pid: state.pid, stop: (deps) => stopRemoteAtJobEnd(state, deps) }
+  if (state.kind === 'remote') return { pid: state.pid, stop: (deps) => stopRemoteNodes(state, deps) }
   // a container: stopped through its engine (`docker stop`); a cancel makes the engine kill it at once (stop?t=0,
   // also mid-stop), told as a cancelled stop
   return { stop: (deps) => stopContainerAtJobEnd(state, deps) }

@@ -34,6 +34,7 @@ export function remoteServer(server: Server, settings: Settings, deps: Deps): Se
   const destination = server.host as string
   let host: SshHost | undefined
   const forwards = new Map<string, URL>()
+  const workers: SshHost[] = []
   return {
     preflight: async () => {
       host = new SshHost(destination, deps.env[SSH_COMMAND_VARIABLE])
@@ -41,6 +42,17 @@ export function remoteServer(server: Server, settings: Settings, deps: Deps): Se
       if (why !== undefined) {
         host.close()
         throw new InputError('host', { problem: why })
+      }
+      // every node reached before anything starts on any
+      for (const [i, worker] of (server.workers ?? []).entries()) {
+        const node = new SshHost(worker.host, deps.env[SSH_COMMAND_VARIABLE])
+        const failed = node.open()
+        if (failed !== undefined) {
+          node.close()
+          ;[host, ...workers].forEach((h) => h.close())
+          throw new InputError('host', { problem: failed, line: i + 2 })
+        }
+        workers.push(node)
       }
       for (const { url } of server.targets) {
         if (!LOOPBACK.has(url.hostname) || forwards.has(url.href)) continue
@@ -59,8 +71,8 @@ export function remoteServer(server: Server, settings: Settings, deps: Deps): Se
       }
       return server.start === undefined ? undefined : beforeRemoteStart(host, server, settings, deps)
     },
-    launch: () => launched(server, settings, host as SshHost, forwards, deps),
-    abandon: () => host?.close()
+    launch: () => launched(server, settings, host as SshHost, forwards, deps, workers),
+    abandon: () => [host, ...workers].forEach((h) => h?.close())
   }
 }
 
@@ -120,7 +132,8 @@ function launched(
   settings: Settings,
   host: SshHost,
   forwards: Map<string, URL>,
-  deps: Deps
+  deps: Deps,
+  workerHosts: SshHost[] = []
 ): LaunchedServer {
   const pid = own.pid !== undefined && 'pid' in own.pid ? own.pid.pid : undefined
   const runMarker = own.start === undefined ? undefined : newRunMarker()
@@ -135,7 +148,7 @@ function launched(
   }
   const remoteLog = begun.logPath === '' ? undefined : begun.logPath
   const localLog = remoteLog === undefined ? undefined : newLogFile(deps.env)
-  const server: ServerProcess = watchRemote(
+  const head: ServerProcess = watchRemote(
     host,
     { ...begun, logPath: remoteLog },
     localLog,
@@ -145,13 +158,50 @@ function launched(
     `${own.start !== undefined ? 'Started' : 'Watching'} the server on ${host.host} (pid ${begun.pid} there)` +
       (remoteLog === undefined ? '' : `; its log ${remoteLog} there is copied to ${localLog} as it grows`)
   )
+  // the other nodes: each its own start there, with the same marker; their lines join the head's copy, named
+  const nodes = (own.workers ?? []).map((worker, i) => {
+    const node = workerHosts[i]
+    const started = startRemote(node, worker.start, undefined, runMarker as string)
+    if (typeof started === 'string') {
+      head.release()
+      ;[host, ...workerHosts].forEach((h) => h.close())
+      throw new InputError('start', { problem: started, line: i + 2 })
+    }
+    const watched = watchRemote(node, started, localLog, startedAt, `[${node.host}] `)
+    deps.log(`Started node ${i + 2} of the server on ${node.host} (pid ${started.pid} there)`)
+    return { node, started, watched }
+  })
+  const server: ServerProcess =
+    nodes.length === 0
+      ? head
+      : {
+          ...head,
+          label: `The server across ${nodes.length + 1} nodes:`,
+          // any node's exit ends the wait, naming the node
+          exited: Promise.race([
+            head.exited.then((how) => `the head (${host.host}): ${head.label} ${how}`),
+            ...nodes.map(({ node, watched }, i) =>
+              watched.exited.then((how) => `node ${i + 2} (${node.host}): ${watched.label} ${how}`)
+            )
+          ]),
+          release: () => [head, ...nodes.map((n) => n.watched)].forEach((p) => p.release())
+        }
   const facts: ServerFacts = {
     pid: begun.pid,
     host: host.host,
     logFile: localLog,
     startTicks: begun.startTicks,
     bootId: begun.bootId,
-    runMarker
+    runMarker,
+    ...(nodes.length === 0
+      ? {}
+      : {
+          nodes: nodes.map(({ node, started }) => ({
+            host: node.host,
+            pid: started.pid,
+            startTicks: started.startTicks
+          }))
+        })
   }
   let log: LogFollower | undefined
   const report = (): void => {
@@ -185,7 +235,7 @@ function launched(
     },
     release: () => {
       server.release()
-      host.close()
+      ;[host, ...workerHosts].forEach((h) => h.close())
     },
     probeUrl: (url) => forwards.get(url.href) ?? url
   }
