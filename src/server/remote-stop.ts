@@ -45,7 +45,7 @@ s=$(alive); if [ -n "$s" ]; then echo "survivors $s"; else echo "outcome exited"
 }
 
 /** Stops the server the main step launched on its host, and says how; never throws for one already gone. */
-export async function stopRemoteAtJobEnd(state: Omit<RemoteEndState, 'kind'>, deps: JobEndDeps): Promise<JobEnd> {
+async function stopRemoteAtJobEnd(state: Omit<RemoteEndState, 'kind'>, deps: JobEndDeps): Promise<JobEnd> {
   const env = deps.env ?? process.env
   const host = new SshHost(state.host, env[SSH_COMMAND_VARIABLE])
   try {
