@@ -23,6 +23,10 @@ export interface ServerFacts {
   container?: string
   /** With `container`: the engine's socket, for the job-end step. */
   dockerSocket?: string
+  /** With `host`: the ssh destination it runs on, for the job-end step. */
+  host?: string
+  /** With `host` of several lines: the other nodes' processes, for the job-end step. */
+  nodes?: Array<{ host: string; pid: number; startTicks?: number }>
   /** With `start`: its start time (/proc stat field 22), boot and run marker: the job-end step stops by them. */
   startTicks?: number
   bootId?: string

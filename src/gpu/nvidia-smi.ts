@@ -33,6 +33,8 @@ export interface NvidiaSmiOptions {
   signal?: AbortSignal
   /** The program: `nvidia-smi` from PATH unless given. */
   command?: string
+  /** Words before the query's own (`ssh … host nvidia-smi`: another host's). */
+  prefix?: readonly string[]
 }
 
 const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits']
@@ -68,7 +70,7 @@ export async function gpuSnapshot(options: NvidiaSmiOptions = {}): Promise<GpuSn
  */
 function runNvidiaSmi(
   args: string[],
-  { env = process.env, command = 'nvidia-smi', signal }: NvidiaSmiOptions,
+  { env = process.env, command = 'nvidia-smi', prefix = [], signal }: NvidiaSmiOptions,
   timeoutMs: number
 ): Promise<Run> {
   return new Promise((resolve) => {
@@ -76,7 +78,7 @@ function runNvidiaSmi(
     if (timeoutMs <= 0) return resolve({ kind: 'unavailable', why: 'timeout' })
     // node:child_process only when nvidia-smi is asked
     const { spawn } = process.getBuiltinModule('node:child_process')
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const child = spawn(command, [...prefix, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     const out = new BoundedText()
     const err = new BoundedText()
     let settled = false

@@ -79,6 +79,13 @@ export const INPUTS = {
     ],
     lines: true
   },
+  host: {
+    default: '',
+    flag: [
+      'DESTINATION',
+      'the ssh destination the server runs on (user@host): --start, --pid and --log-file are its, read over one OpenSSH connection ($WAIT_FOR_MODEL_SSH_COMMAND: the ssh command)'
+    ]
+  },
   'log-file': {
     default: '',
     flag: [

@@ -15,6 +15,7 @@ import {
   oneOf,
   parseBoolean,
   parseContainer,
+  parseHost,
   parseEngine,
   parseEnvNames,
   parseHeaders,
@@ -178,7 +179,14 @@ function readServer(
   servers: Array<Omit<Server, 'targets'>>
 } {
   // a fleet of servers, one per url line; else one server (or none) behind every endpoint
-  const servers = readFleet(read, endpoints, platform) ?? [readOneServer(read, platform)]
+  const fleet = readFleet(read, endpoints, platform)
+  // a fleet's servers are this runner's: a host for each is not read, and must not be ignored
+  if (fleet !== undefined && read.input('host').trim() !== '')
+    throw new InputError('host', {
+      problem:
+        'is the host of one server, and "start", "pid", "container" or "log-file" has one line per "url" line (a fleet of servers here): give one server on that host, or leave "host" out'
+    })
+  const servers = fleet ?? [readOneServer(read, platform)]
   // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
   const kind = servers[0]
   const failPatternText = read.input('fail-pattern')
@@ -220,6 +228,8 @@ function readServer(
 
 /** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
 function readOneServer(read: InputReader, platform: Platform): Omit<Server, 'targets'> {
+  const nodes = readNodes(read)
+  if (nodes !== undefined) return nodes
   const start = read.script('start')
   checkStart(start, platform)
   const pid = read.field('pid', (t) => parsePid(t.trim()))
@@ -232,11 +242,55 @@ function readOneServer(read: InputReader, platform: Platform): Omit<Server, 'tar
     throw new InputError('container', {
       problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
     })
+  const host = read.field('host', (t) => parseHost(t.trim()))
+  if (host !== undefined && container !== undefined)
+    throw new InputError('host', {
+      problem: 'cannot be used with "container": give the remote server\'s "start" or "pid"'
+    })
+  if (host !== undefined && start === undefined && pid === undefined)
+    throw new InputError('host', {
+      problem: 'needs the server on that host: set "start" or "pid" (its process id there)'
+    })
+  if (host !== undefined && pid !== undefined && !('pid' in pid))
+    throw new InputError('pid', { problem: 'with "host", is the process id on that host (a number), not a file' })
   const logFile = read.text('log-file')
   // the container's output, else the started server's, is appended to it: through a link, to wherever it points
   const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined
-  if (logFile !== undefined) read.field('log-file', () => checkLogFile(logFile, writer))
-  return { start, pid, container, logFile }
+  // a remote log is checked on its host, as it is opened there
+  if (logFile !== undefined && host === undefined) read.field('log-file', () => checkLogFile(logFile, writer))
+  return { start, pid, container, host, logFile }
+}
+
+/**
+ * One server across several nodes: `host` with one line per node (the head first, the one that serves the URL) and
+ * `start` with one line per `host` line, run on that line's host; undefined for a host of one line.
+ */
+function readNodes(read: InputReader): Omit<Server, 'targets'> | undefined {
+  const hostText = read.input('host')
+  const hosts = entryLines(hostText)
+  if (hosts.length < 2) return undefined
+  hosts.forEach((line, i) => {
+    try {
+      parseHost(line)
+    } catch (e) {
+      const problem = e instanceof ProblemError ? e.problem : { problem: (e as Error).message }
+      throw new InputError('host', { ...problem, line: i + 1 })
+    }
+  })
+  const starts = entryLines(read.script('start') ?? '')
+  if (starts.length !== hosts.length || read.input('pid').trim() !== '' || read.input('container').trim() !== '')
+    throw new InputError('start', {
+      problem:
+        `has ${starts.length} lines and "host" has ${hosts.length}: with one line per node in "host" (the head first), ` +
+        'give one "start" line per "host" line, run on that line\'s host (no "pid" or "container")'
+    })
+  const logFile = read.text('log-file')
+  return {
+    host: hosts[0],
+    start: starts[0],
+    logFile,
+    workers: hosts.slice(1).map((host, i) => ({ host, start: starts[i + 1] }))
+  }
 }
 
 /** The inputs that may name each endpoint's own server, in action.yml's order. */

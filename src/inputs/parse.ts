@@ -128,6 +128,16 @@ export function parseContainer(text: string): string | undefined {
   return text
 }
 
+const HOST_FORM = 'an ssh destination such as root@10.1.230.174 or a Host of your ssh config'
+
+/** An ssh destination: nothing ssh could take for an option, no space or control character. */
+export function parseHost(text: string): string | undefined {
+  if (text === '') return undefined
+  if (!/^[A-Za-z0-9_][A-Za-z0-9_.@:[\]%-]{0,254}$/.test(text))
+    throw new ProblemError({ value: printable(text), form: HOST_FORM })
+  return text
+}
+
 export const PID_FORM = 'a process id (12345) or the path of a file holding one'
 
 export function parsePid(text: string): Server['pid'] {

@@ -123,6 +123,10 @@ export interface Server {
   pid?: { pid: number } | { file: string }
   /** The container that is the server, started by `start` or before the step: its exit, log and processes. */
   container?: string
+  /** The ssh destination the server runs on: `start`, `pid` and `log-file` are that host's. */
+  host?: string
+  /** One server across several nodes: the other nodes (`host` and `start` lines after the first, the head's). */
+  workers?: Array<{ host: string; start: string }>
   /** With `start` and none given, the gate picks one (with `container`: its output's copy). */
   logFile?: string
 }

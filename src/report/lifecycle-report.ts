@@ -60,18 +60,20 @@ export function stopLines(r: StopRecord): ReportLine[] {
           ...lines,
           {
             level: 'info',
-            text: `${r.container === undefined ? `Process ${r.pid}` : `The container ${r.container}`} is not running: nothing to stop.`
+            text: `${r.container === undefined ? `Process ${r.pid}${r.host === undefined ? '' : ` on ${r.host}`}` : `The container ${r.container}`} is not running: nothing to stop.`
           }
         ]
       : lines
   const what =
-    r.container !== undefined
-      ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-      : r.scope === 'group'
-        ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-        : r.notOurs === undefined
-          ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
-          : `the server's processes that carry its run marker (${r.pids.length} in all)`
+    r.host !== undefined
+      ? `the server's processes on ${r.host} that carry its run marker (${r.pids.length} in all, pid ${r.pid} there)`
+      : r.container !== undefined
+        ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+        : r.scope === 'group'
+          ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+          : r.notOurs === undefined
+            ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
+            : `the server's processes that carry its run marker (${r.pids.length} in all)`
   const how =
     r.exitCode !== undefined && r.exitCode !== null
       ? `, exit code ${r.exitCode}`

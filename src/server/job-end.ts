@@ -32,7 +32,23 @@ export interface ContainerEndState {
   logLines: number
 }
 
-export type ServerEndState = ProcessEndState | ContainerEndState
+/** A process `start` launched on another host (`host`), stopped there over ssh by its marker and start time. */
+export interface RemoteEndState {
+  kind: 'remote'
+  host: string
+  pid: number
+  startTicks?: number
+  bootId?: string
+  runMarker?: string
+  timeoutMs: number
+  /** The local copy of its log. */
+  logFile?: string
+  logLines: number
+  /** One server across several nodes: the other nodes' processes, stopped by the same marker. */
+  nodes?: Array<{ host: string; pid: number; startTicks?: number }>
+}
+
+export type ServerEndState = ProcessEndState | ContainerEndState | RemoteEndState
 
 /** What the main step knows of the server it launched or watched. */
 interface LaunchedFacts {
@@ -44,6 +60,9 @@ interface LaunchedFacts {
   /** With `container`: the container's id, and the engine's socket. */
   container?: string
   dockerSocket?: string
+  /** With `host`: its ssh destination. */
+  host?: string
+  nodes?: Array<{ host: string; pid: number; startTicks?: number }>
 }
 
 /** The state's one name, as the runner passes it back: `STATE_servers`. */
@@ -52,12 +71,31 @@ const NAME = JOB_END_STATE_NAME
 /** As many as `url` may have lines. */
 const MAX_SERVERS = 1000
 
-type StopSettings = Pick<Server, 'start' | 'container'> & Pick<Settings, 'stop' | 'stopTimeoutMs' | 'logLines'>
+type StopSettings = Pick<Server, 'start' | 'container' | 'host'> & Pick<Settings, 'stop' | 'stopTimeoutMs' | 'logLines'>
 
 /** One server's entry, or undefined when it is not this job's to stop. */
 export function serverEndState(settings: StopSettings, server: LaunchedFacts | undefined): ServerEndState | undefined {
   const { start, container, stop, stopTimeoutMs: timeoutMs, logLines } = settings
   const logFile = server?.logFile
+  if (settings.host !== undefined) {
+    // a remote server is stopped only by its marker: one `start` launched there, or `pid` with `stop: always`
+    const ours = start !== undefined ? stop !== 'never' : stop === 'always'
+    if (!ours || server?.pid === undefined || server.host === undefined) return undefined
+    const { pid, startTicks, bootId, runMarker } = server
+    const nodes = server.nodes === undefined ? {} : { nodes: server.nodes }
+    return {
+      kind: 'remote',
+      host: server.host,
+      pid,
+      startTicks,
+      bootId,
+      runMarker,
+      timeoutMs,
+      logFile,
+      logLines,
+      ...nodes
+    }
+  }
   if (container !== undefined) {
     // only a container `start` ran is this job's to stop (`stop: job-end`), or any with `stop: always`
     const ours = (start !== undefined && stop === 'job-end') || stop === 'always'
@@ -78,15 +116,15 @@ export function serverEndStates(
   facts: (i: number) => LaunchedFacts | undefined
 ): Array<ServerEndState | undefined> {
   const { stop, stopTimeoutMs, logLines } = settings
-  return settings.servers.map(({ start, container }, i) =>
-    serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i))
+  return settings.servers.map(({ start, container, host }, i) =>
+    serverEndState({ start, container, host, stop, stopTimeoutMs, logLines }, facts(i))
   )
 }
 
 /** Whether some server, once launched, is this job's to stop: its state must then be saved as soon as it runs. */
 export const stopsAnyAtJobEnd = (
   settings: Pick<Settings, 'servers' | 'stop' | 'stopTimeoutMs' | 'logLines'>
-): boolean => serverEndStates(settings, () => ({ pid: 1, container: 'any' })).some((s) => s !== undefined)
+): boolean => serverEndStates(settings, () => ({ pid: 1, container: 'any', host: 'any' })).some((s) => s !== undefined)
 
 /** The state to save (each server's entry, in order), or undefined when no server has one. */
 export function jobEndState(servers: ReadonlyArray<ServerEndState | undefined>): Record<string, string> | undefined {
@@ -127,6 +165,8 @@ export function readJobEndState(get: (name: string) => string): unknown[] {
 const PID_MAX = 4_194_304
 const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const MARKER_FORM = /^[0-9a-f]{32}$/
+/** As `host` takes it: nothing ssh could read as an option. */
+const HOST_FORM = /^[A-Za-z0-9_][A-Za-z0-9_.@:[\]%-]{0,254}$/
 const CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/
 /** A path as `log-file` takes it (the post step runs in the workspace too): no control character, at most PATH_MAX. */
 // eslint-disable-next-line no-control-regex
@@ -164,15 +204,40 @@ export function readServerEndState(entry: unknown, i: number): ServerEndState | 
       socket: matching('socket', PATH_FORM, 'a socket path without control characters', false) as string,
       ...common
     }
-  if (saved.kind !== 'process') throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process" or "container"')
-  return {
-    kind: 'process',
+  const processEntry = {
     pid: whole('pid', 2, PID_MAX, `a process id from 2 to ${PID_MAX}`) as number,
     startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
     bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
     runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
     ...common
   }
+  if (saved.kind === 'remote') {
+    const host = matching('host', HOST_FORM, 'an ssh destination', false) as string
+    if (saved.nodes === undefined) return { kind: 'remote', host, ...processEntry }
+    const nodes = saved.nodes
+    if (!Array.isArray(nodes) || nodes.length > MAX_SERVERS)
+      throw new JobEndStateError(`${at}.nodes`, shown(nodes), 'a list of nodes')
+    return {
+      kind: 'remote',
+      host,
+      ...processEntry,
+      nodes: nodes.map((n: unknown, j) => {
+        const node = (typeof n === 'object' && n !== null ? n : {}) as Record<string, unknown>
+        const where = `${at}.nodes[${j}]`
+        if (typeof node.host !== 'string' || !HOST_FORM.test(node.host))
+          throw new JobEndStateError(`${where}.host`, shown(node.host), 'an ssh destination')
+        if (typeof node.pid !== 'number' || !Number.isInteger(node.pid) || node.pid < 2 || node.pid > PID_MAX)
+          throw new JobEndStateError(`${where}.pid`, shown(node.pid), `a process id from 2 to ${PID_MAX}`)
+        const ticks = node.startTicks
+        if (ticks !== undefined && (typeof ticks !== 'number' || !Number.isSafeInteger(ticks) || ticks < 0))
+          throw new JobEndStateError(`${where}.startTicks`, shown(ticks), 'a start time in clock ticks, or none')
+        return { host: node.host, pid: node.pid, startTicks: ticks as number | undefined }
+      })
+    }
+  }
+  if (saved.kind !== 'process')
+    throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process", "container" or "remote"')
+  return { kind: 'process', ...processEntry }
 }
 
 /** A saved value as the refusal shows it. */

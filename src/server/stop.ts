@@ -63,6 +63,8 @@ type GpuRelease =
 
 export interface StopRecord {
   pid: number
+  /** A server on another host (its ssh destination): `pid` and `pids` are that host's. */
+  host?: string
   /** A container stopped through its engine (its name or id); `pid` is then its main process. */
   container?: string
   /**
@@ -219,7 +221,7 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
 }
 
 /** Waits up to `waitMs` for the GPU memory the server's processes held when the stop began to be released. */
-async function gpuRelease(
+export async function gpuRelease(
   before: GpuSnapshot | undefined,
   atStart: HeldMemory | undefined,
   family: () => ReadonlySet<number>,
@@ -274,7 +276,7 @@ export interface JobEnd {
 type JobEndDeps = Pick<StopDeps, 'clock' | 'gpu' | 'cancel'>
 
 // why it would not stop may be in its last lines (a hung NCCL teardown, a stuck writer)
-const lastLines = (state: { logFile?: string; logLines: number }): LogLine[] | undefined =>
+export const lastLines = (state: { logFile?: string; logLines: number }): LogLine[] | undefined =>
   state.logFile === undefined || state.logLines === 0
     ? undefined
     : new LogFollower(state.logFile, state.logLines).tail()

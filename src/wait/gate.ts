@@ -13,6 +13,7 @@ import { cancelledBeforeWait } from './cancelled.js'
 import { fleetStops, reportedEndpoint } from './fleet-tally.js'
 import { containerServer } from './servers/container.js'
 import { processServer } from './servers/process.js'
+import { remoteServer } from './servers/remote.js'
 import { noServer, type ServerKind } from './servers/kind.js'
 
 export async function gate(settings: Settings, gateDeps: GateDeps): Promise<GateOutcome> {
@@ -65,6 +66,7 @@ export async function gate(settings: Settings, gateDeps: GateDeps): Promise<Gate
 
 /** A server's kind: a container, a process to start or follow (or only its log to read), else none. */
 function kindOf(server: Server, settings: Settings, deps: Deps): ServerKind {
+  if (server.host !== undefined) return remoteServer(server, settings, deps)
   if (server.container !== undefined) return containerServer(server, settings, deps)
   if (server.start !== undefined || server.pid !== undefined || server.logFile !== undefined)
     return processServer(server, settings, deps)

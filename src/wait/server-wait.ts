@@ -93,11 +93,11 @@ export async function waitForServer(
     const waited = launched.whoAnswered(
       await Promise.all(
         server.targets.map((t, i) =>
-          waitForEndpoint(t, serverWait, {
+          waitForEndpoint(launched?.probeUrl ? { ...t, url: launched.probeUrl(t.url) } : t, serverWait, {
             halter: halters[i],
             prefix: fleet ? `[${t.url.href}] ` : '',
-            settled: (outcome) => endpoints.settled(i, outcome)
-          })
+            settled: (outcome) => endpoints.settled(i, { ...outcome, url: t.url })
+          }).then((outcome) => ({ ...outcome, url: t.url }))
         )
       )
     )
@@ -118,7 +118,9 @@ export async function waitForServer(
     // startup's figures were taken before it, so that its requests count in none of them.
     const smoke = settings.smoke !== undefined && last.ready
     const results = smoke
-      ? await smokeEndpoints(waited, settings, { clock, signal: halter.signal, log: deps.log })
+      ? await smokeThrough(launched, waited, (at) =>
+          smokeEndpoints(at, settings, { clock, signal: halter.signal, log: deps.log })
+        )
       : waited
     const outcome = cancelledSince(
       { ...reportedEndpoint(results, endpoints.halted), results, ...(placement && { placement }) },
@@ -140,6 +142,18 @@ export async function waitForServer(
     ports.close()
     launched?.release()
   }
+}
+
+/** The smoke test at the URLs the endpoints were asked at (a forwarded port), its results told at their own. */
+async function smokeThrough(
+  launched: LaunchedServer,
+  waited: TargetOutcome[],
+  smoke: (at: TargetOutcome[]) => Promise<TargetOutcome[]>
+): Promise<TargetOutcome[]> {
+  const probe = launched.probeUrl
+  if (probe === undefined) return smoke(waited)
+  const done = await smoke(waited.map((r) => ({ ...r, url: probe(r.url) })))
+  return done.map((r, i) => ({ ...r, url: waited[i].url }))
 }
 
 /** A cancel after the wait (smoke test, GPU reading) ends it cancelled: neither `smoke-failed` nor ready. */

@@ -31,6 +31,23 @@ describe('a fleet of servers in the inputs', () => {
     expect(own(s)).toEqual([{ start: 'serve 1' }, { start: 'serve 2' }, { start: 'serve 3' }])
     expect(hrefs(s)).toEqual([[urlOf(1)], [urlOf(2)], [urlOf(3)]])
   })
+  it('one server across nodes: a host line per node, a start line per host line, the head first', () => {
+    const s = settingsFrom({ url: urls(1), host: 'root@h1\nroot@h2', start: 'serve head\nserve worker', model: 'kimi' })
+    expect(own(s)).toEqual([
+      { host: 'root@h1', start: 'serve head', workers: [{ host: 'root@h2', start: 'serve worker' }] }
+    ])
+    expect(() => settingsFrom({ url: urls(1), host: 'root@h1\nroot@h2', start: 'serve', model: 'kimi' })).toThrow(
+      /has 1 lines and "host" has 2/
+    )
+    expect(() => settingsFrom({ url: urls(1), host: 'root@h1\n-oX=y', start: 'a\nb', model: 'kimi' })).toThrow(
+      /line 2: "-oX=y" is not an ssh destination/
+    )
+  })
+  it('a host with a fleet of servers here is refused, not ignored', () => {
+    expect(() =>
+      settingsFrom({ url: urls(2), start: 'serve 1\nserve 2', host: 'root@10.1.230.174', model: 'kimi' })
+    ).toThrow(/Input "host": is the host of one server/)
+  })
   it('a single start (also a script of several lines) with one url keeps its meaning: one server', () => {
     const s = settingsFrom({ url: urls(1), start: 'export A=1\nserve', model: 'kimi' })
     expect(own(s)).toEqual([{ start: 'export A=1\nserve' }])

@@ -118,7 +118,7 @@ describe('job-end state', () => {
     ['timeoutMs', undefined, 'milliseconds'],
     ['logLines', 1001, 'a whole number'],
     ['logFile', '/tmp/x\n::error::forged', 'a path without control characters'],
-    ['kind', 'shell', '"process" or "container"']
+    ['kind', 'shell', '"process", "container" or "remote"']
   ])('refuses STATE_servers[0].%s = %j, naming it and the form the main step writes', (name, value, form) => {
     const hostile = { servers: JSON.stringify([{ ...entry, [name]: value }]) }
     let thrown: unknown
@@ -130,6 +130,37 @@ describe('job-end state', () => {
     expect(thrown).toBeInstanceOf(JobEndStateError)
     expect(thrown).toMatchObject({ stateName: `servers[0].${name}` })
     expect((thrown as JobEndStateError).form).toContain(form)
+  })
+
+  it('a server on another host: saved with its ssh destination, read back; a destination ssh would take for an option is refused', () => {
+    const remote = { pid: 4321, host: 'root@10.1.230.174', startTicks: 99, runMarker: 'ab'.repeat(16) }
+    const saved = jobEndState([
+      serverEndState(
+        { start: 'vllm serve', host: remote.host, stop: 'job-end', stopTimeoutMs: 30_000, logLines: 20 },
+        remote
+      )
+    ]) as Record<string, string>
+    expect(readBack(saved)).toEqual([
+      { kind: 'remote', ...remote, bootId: undefined, logFile: undefined, timeoutMs: 30_000, logLines: 20 }
+    ])
+    const hostile = {
+      servers: JSON.stringify([{ kind: 'remote', ...remote, timeoutMs: 1000, logLines: 1, host: '-oProxyCommand=sh' }])
+    }
+    expect(() => readBack(hostile)).toThrow(JobEndStateError)
+    const nodes = [{ host: 'root@10.1.230.175', pid: 77, startTicks: 5 }]
+    const several = jobEndState([
+      serverEndState(
+        { start: 'a', host: remote.host, stop: 'job-end', stopTimeoutMs: 30_000, logLines: 20 },
+        { ...remote, nodes }
+      )
+    ]) as Record<string, string>
+    expect(readBack(several)).toMatchObject([{ kind: 'remote', host: remote.host, nodes }])
+    const badNode = {
+      servers: JSON.stringify([
+        { kind: 'remote', ...remote, timeoutMs: 1000, logLines: 1, nodes: [{ host: '-oX=y', pid: 7 }] }
+      ])
+    }
+    expect(() => readBack(badNode)).toThrow(JobEndStateError)
   })
 
   it.each(['{"pid":4321}', 'not json', '[]', JSON.stringify(Array(1001).fill(null))])(

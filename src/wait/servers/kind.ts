@@ -6,6 +6,7 @@ import type { LogFollower, LogLine } from '../../server/log-follower.js'
 import type { ServerProcess } from '../../server/process.js'
 import { type JobEnd, type StopDeps, stopAtJobEnd, stopContainerAtJobEnd } from '../../server/stop.js'
 import type { ServerEndState } from '../../server/job-end.js'
+import { stopRemoteNodes } from '../../server/remote-stop.js'
 import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcome.js'
 import type { Settings } from '../../inputs/settings.js'
 import type { Deps } from '../deps.js'
@@ -39,6 +40,8 @@ export interface LaunchedServer {
   afterWait(ready: boolean, readyAt: number): Promise<void>
   /** Stops following the server (its process, its timers); the server keeps running. */
   release(): void
+  /** Where an endpoint is asked, where not at its own URL (a remote loopback's, through a forwarded port). */
+  probeUrl?(url: URL): URL
 }
 
 /** A server the main step saved for the job-end step to stop. */
@@ -72,6 +75,8 @@ export const noServer = (settings: Settings, deps: Deps): ServerKind => ({
 export function savedServer(state: ServerEndState): SavedServer {
   // a process `start` launched or `pid` gave: signalled by its pid, only while it is still the process recorded then
   if (state.kind === 'process') return { pid: state.pid, stop: (deps) => stopAtJobEnd(state, deps) }
+  // a process on another host: stopped there, over ssh, by its run marker and start time
+  if (state.kind === 'remote') return { pid: state.pid, stop: (deps) => stopRemoteNodes(state, deps) }
   // a container: stopped through its engine (`docker stop`); a cancel makes the engine kill it at once (stop?t=0,
   // also mid-stop), told as a cancelled stop
   return { stop: (deps) => stopContainerAtJobEnd(state, deps) }
