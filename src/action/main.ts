@@ -2,11 +2,15 @@
  * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
  * `conclude`'s: this module only carries the conclusion out with the runner's commands.
  */
+import { mkdirSync, mkdtempSync } from 'node:fs'
+import { join } from 'node:path'
 import { cancelOnSignals } from '../runtime/halter.js'
 import { gate } from '../wait/gate.js'
 import { conclude } from '../wait/conclusion.js'
 import { carryOut } from '../wait/carry-out.js'
-import { defaultHistoryFile } from '../history/store.js'
+import { defaultHistoryFile, historyKey } from '../history/store.js'
+import { type CachedHistory, cachePrefix, HISTORY_NAME, restoreHistory } from '../history/actions-cache.js'
+import { ACTIONS_CACHE, type Settings } from '../inputs/settings.js'
 import {
   annotate,
   group,
@@ -39,6 +43,29 @@ import {
  */
 const actionInput = (name: InputName): string => (process.env[inputVariable(name)] ?? INPUT_DEFAULTS[name]).trim()
 
+/**
+ * The Actions cache's newest entry of this history key, restored into a folder of this step's under RUNNER_TEMP
+ * (removed by the runner at the job's end).
+ */
+async function restoreCached(
+  settings: Settings
+): Promise<{ history: CachedHistory; path: string } | { problem: string }> {
+  const temp = process.env.RUNNER_TEMP
+  if (!temp) return { problem: 'History is off: RUNNER_TEMP is not set, where the Actions cache is restored.' }
+  const key =
+    settings.historyKey ??
+    historyKey(
+      settings.servers.map((s) => s.targets.map((t) => t.url.href).join('\n')).join('\n'),
+      settings.model,
+      settings.servers.map((s) => s.start ?? '').join('\n')
+    )
+  mkdirSync(temp, { recursive: true })
+  const restored = await restoreHistory(mkdtempSync(join(temp, 'wait-for-model-history-')), cachePrefix(key))
+  return 'problem' in restored
+    ? restored
+    : { history: restored.history, path: join(restored.history.dir, HISTORY_NAME) }
+}
+
 export async function run(): Promise<void> {
   let secrets: string[] = []
   // as core.info writes it, redacted and defused: no secret and no workflow command reaches the log
@@ -61,6 +88,7 @@ export async function run(): Promise<void> {
     secrets = settings.secrets
     if (settings.insecureTls) note('warning', INSECURE_TLS_WARNING, 'insecure-tls')
 
+    const cached = settings.historyFile === ACTIONS_CACHE ? await restoreCached(settings) : undefined
     const outcome = await gate(settings, {
       clock: systemClock,
       // The clock's zero is the process start, so elapsed-seconds counts from the step's start.
@@ -72,8 +100,11 @@ export async function run(): Promise<void> {
       warn: (line, what) => note('warning', line, what),
       notice: (line, what) => note('notice', line, what),
       cancel,
-      defaultHistory: defaultHistoryFile(process.env, 'action')
+      defaultHistory: defaultHistoryFile(process.env, 'action'),
+      cachedHistory: cached && ('problem' in cached ? { notice: cached.problem } : { path: cached.path })
     })
+    // the job-end step saves what this run appended to the restored copy
+    if (cached !== undefined && 'history' in cached) await saveState({ history: JSON.stringify(cached.history) })
 
     const concluded = conclude(outcome, settings)
     // The post step stops the server at the job end: it learns which one from the runner's state.
@@ -93,7 +124,9 @@ export async function run(): Promise<void> {
           // Registered for the steps after this one; this step's own lines were redacted as they were written.
           secrets.forEach(setSecret)
           await setOutputs(values)
-          if (process.env.GITHUB_STEP_SUMMARY) await (await jobSummary()).addRaw(summary()).write()
+          // a history the Actions cache could not give is said once, in the summary too
+          const off = cached !== undefined && 'problem' in cached ? `\n> ${cached.problem}\n` : ''
+          if (process.env.GITHUB_STEP_SUMMARY) await (await jobSummary()).addRaw(summary() + off).write()
         },
         verdict: ({ kind, message, title }) =>
           kind === 'warn'

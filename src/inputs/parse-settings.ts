@@ -30,6 +30,7 @@ import {
   FIXED,
   GPU_CHECKS,
   MODEL_MATCH_MODES,
+  ACTIONS_CACHE,
   HISTORY_AUTO,
   type HistorySettings,
   type ProbeSettings,
@@ -420,7 +421,12 @@ function readHistory(read: InputReader, get: (name: InputName) => string): Histo
     throw new InputError('history-file', { value: printable(historyRaw), problem: 'contains a control character' })
   const historyFile = historyRaw === '' ? undefined : historyRaw
   // written to and renamed over: a link would send the writes, and then the rename, wherever it points
-  if (historyFile !== undefined && historyFile !== HISTORY_AUTO && isSymlink(historyFile))
+  if (
+    historyFile !== undefined &&
+    historyFile !== HISTORY_AUTO &&
+    historyFile !== ACTIONS_CACHE &&
+    isSymlink(historyFile)
+  )
     throw new InputError('history-file', {
       value: printable(historyFile),
       problem: 'is a symbolic link, which is never followed',

@@ -342,3 +342,6 @@ const AT: Record<CancelStage, string> = {
 /** `the job was cancelled (SIGTERM) during the smoke test`: the halt's detail, as the watch words a cancelled wait. */
 export const cancelledText = (signal: string, stage: CancelStage): string =>
   `the job was cancelled (${signal}) ${AT[stage]}`
+
+export const historyNotSavedText = (problem: string): string =>
+  `History: this run was not saved to the Actions cache (${problem}); the next job will not compare with it.`

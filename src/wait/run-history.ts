@@ -7,7 +7,7 @@ import { type EnvEntry, secretValueOf } from '../server/env-report.js'
 import { appendRun, historyKey, prepareHistory, readHistory } from '../history/store.js'
 import { driftWarning, regressionText } from '../report/profile-report.js'
 import { throughputRegressionText } from '../report/smoke-report.js'
-import { HISTORY_AUTO, type Server, type Settings } from '../inputs/settings.js'
+import { ACTIONS_CACHE, HISTORY_AUTO, type Server, type Settings } from '../inputs/settings.js'
 import type { StartupProfile } from '../startup/profile.js'
 import type { ProfileFacts, RunFindings, ServerFacts, TargetOutcome } from '../facts/outcome.js'
 import type { Deps } from './deps.js'
@@ -83,11 +83,14 @@ export async function recordRun(
   }
 }
 
+const CACHE_ONLY = 'History is off: "actions-cache" keeps it in GitHub\'s Actions cache, which only the action reaches.'
+
 /** The earlier runs of this server's key (a fleet's servers each their own), its notices said. */
 export function openHistory(settings: Settings, server: Server, deps: Deps): RunHistory {
   const auto = settings.historyFile === HISTORY_AUTO
+  const cached = settings.historyFile === ACTIONS_CACHE
   const urls = server.targets.map((t) => t.url.href).join('\n')
-  const file = auto ? deps.defaultHistory?.path : settings.historyFile
+  const file = auto ? deps.defaultHistory?.path : cached ? deps.cachedHistory?.path : settings.historyFile
   const given = settings.historyKey
   const fleet = settings.servers.length > 1
   // Hashed only for a history that is on: nothing reads the key of one that is off.
@@ -99,7 +102,8 @@ export function openHistory(settings: Settings, server: Server, deps: Deps): Run
       : fleet
         ? `${given} ${urls}`
         : given
-  const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined)
+  const offNotice = auto ? deps.defaultHistory?.notice : cached ? (deps.cachedHistory?.notice ?? CACHE_ONLY) : undefined
+  const history = loadHistory(file, key, offNotice)
   for (const n of history.notices) deps.notice(n, 'history')
   for (const w of history.warnings) deps.warn(w, 'history')
   return history
