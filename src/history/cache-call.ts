@@ -5,7 +5,7 @@
 import { restoreCache, saveCache } from '@actions/cache'
 
 /** The files a cache entry holds, relative to its folder: the history and its key for credentials' hashes. */
-export const CACHED = ['history.jsonl', 'history.jsonl.key']
+const CACHED = ['history.jsonl', 'history.jsonl.key']
 
 /**
  * `restore` gives the key it found (none: a miss), `save` the entry's id (-1: not saved, a key another job took

@@ -27,6 +27,11 @@ export interface RunRecord {
   ttftMs?: number
   decodeTokensPerSecond?: number
   smokeTokens?: number
+  /** What the figures depend on: runs compare only with runs on the same (a part unknown on either side aside). */
+  gpu?: { model: string; count: number; driver: string }
+  engineVersion?: string
+  /** The listed id that was served. */
+  modelId?: string
 }
 
 export const KEEP_RUNS = 100

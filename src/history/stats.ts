@@ -114,3 +114,43 @@ export function throughputRegression(earlier: readonly RunRecord[], run: RunReco
   const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10
   return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) }
 }
+
+/** A run's set-up, part by part, in words; undefined where the record does not say. */
+function setupParts(r: RunRecord): Array<[string, string | undefined]> {
+  return [
+    ['GPU', r.gpu && `${r.gpu.count} × ${r.gpu.model}`],
+    ['driver', r.gpu?.driver],
+    ['engine', r.engine],
+    ['engine version', r.engineVersion],
+    ['model', r.modelId]
+  ]
+}
+
+/** The parts known on both sides that differ. */
+function setupDifference(a: RunRecord, b: RunRecord): string[] {
+  const theirs = new Map(setupParts(a))
+  return setupParts(b).flatMap(([part, now]) => {
+    const was = theirs.get(part)
+    return was === undefined || now === undefined || was === now ? [] : [`${part}: ${was} then, ${now} now`]
+  })
+}
+
+export interface Comparable {
+  /** The earlier runs on the same set-up, oldest first. */
+  runs: RunRecord[]
+  /** Why none is comparable, in words, when there are earlier runs but none on this set-up. */
+  unlike?: string
+}
+
+/** The earlier runs on this run's set-up (GPU model and count, driver, engine and its version, model id). */
+export function comparableRuns(earlier: readonly RunRecord[], run: RunRecord): Comparable {
+  const runs = earlier.filter((r) => setupDifference(r, run).length === 0)
+  if (runs.length > 0 || earlier.length === 0) return { runs }
+  const n = earlier.length
+  return {
+    runs,
+    unlike:
+      `No earlier run of this history key is comparable: the ${n} on record ran on another set-up (the last one: ` +
+      `${setupDifference(earlier[n - 1], run).join('; ')}); this run starts its own baseline.`
+  }
+}

@@ -436,6 +436,14 @@ function readHistory(read: InputReader, get: (name: InputName) => string): Histo
   if (historyKey !== undefined && historyKey.length > 200)
     throw new InputError('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` })
   const regressionThresholdPercent = read.field('regression-threshold', parsePercent)
-  const failOnRegression = read.field('fail-on-regression', parseBoolean)
-  return { historyFile, historyKey, regressionThresholdPercent, failOnRegression }
+  const failOn = read.field('fail-on-regression', (t) =>
+    /^\s*environment\s*$/i.test(t) ? 'environment' : parseBoolean(t)
+  )
+  return {
+    historyFile,
+    historyKey,
+    regressionThresholdPercent,
+    failOnRegression: failOn === true,
+    failOnEnvironment: failOn === 'environment'
+  }
 }

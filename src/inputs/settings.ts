@@ -154,6 +154,8 @@ export interface HistorySettings {
   /** Start-up slower, or a smoke test's decode rate lower, than earlier runs' median by more than this percentage. */
   regressionThresholdPercent: number
   failOnRegression: boolean
+  /** `fail-on-regression: environment`: a changed `env-report` variable alone fails the step. */
+  failOnEnvironment: boolean
 }
 
 /** Every setting of a wait. */

@@ -142,6 +142,8 @@ export interface ReportContext {
   url: URL
   expect: Expectation
   timeoutMs: number
+  /** What failed the step of a ready server (its title), for the summary's headline. */
+  failedBy?: string
 }
 
 export const probes = (n: number): string => `${n} probe${n === 1 ? '' : 's'}`

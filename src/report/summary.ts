@@ -23,7 +23,14 @@ const MAX_ENV_VALUE_CHARS = 1000
 export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): string {
   const out = outputs(outcome)
   const rows: Array<[string, string]> = [
-    ['Result', outcome.ready ? '✅ ready' : `❌ not ready (${outcome.reason})`],
+    [
+      'Result',
+      !outcome.ready
+        ? `❌ not ready (${outcome.reason})`
+        : ctx.failedBy === undefined
+          ? '✅ ready'
+          : `❌ ready, but the step failed: ${mdText(ctx.failedBy)}`
+    ],
     ['Endpoint', code(ctx.url.href)],
     ['Elapsed', `${out['elapsed-seconds']} s`],
     ['Probes', out.attempts],
@@ -75,6 +82,7 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   const profile = outcome.profile
   for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
     if (warning !== undefined) lines.push('', `> ⚠️ ${cell(mdText(warning))}`)
+  if (profile?.unlike !== undefined) lines.push('', `> ℹ️ ${cell(mdText(profile.unlike))}`)
   if (profile !== undefined && profile.phases.length > 0)
     lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd())
   if (server?.env !== undefined || server?.envUnreadable) {

@@ -32,6 +32,8 @@ describe('history around a wait', () => {
       regressionPercent: undefined,
       regression: undefined,
       drift: undefined,
+      envChanges: [],
+      verdict: 'no-baseline',
       notices: []
     })
 
@@ -43,6 +45,8 @@ describe('history around a wait', () => {
       regressionPercent: 10,
       regression: undefined,
       drift: undefined,
+      envChanges: [],
+      verdict: 'ok',
       notices: []
     })
     expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2)
@@ -130,6 +134,8 @@ describe('history around a wait', () => {
       regressionPercent: undefined,
       regression: undefined,
       drift: undefined,
+      envChanges: [],
+      verdict: 'no-baseline',
       notices: []
     })
   })
