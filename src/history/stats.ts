@@ -11,6 +11,19 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
+/**
+ * The run-to-run noise of `values`: 1.4826 × their median absolute deviation from the median, which is the standard
+ * deviation for normally spread values but not moved by one wild run.
+ */
+export function spread(values: readonly number[]): number {
+  if (values.length < 2) return 0
+  const m = median(values)
+  return 1.4826 * median(values.map((v) => Math.abs(v - m)))
+}
+
+/** A change is told only past this many spreads of the earlier runs: within it, it is their usual noise. */
+export const NOISE_SPREADS = 3
+
 export function usualStartup(earlier: readonly RunRecord[]): (UsualStartup & { runs: number }) | undefined {
   const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF)
   if (ready.length === 0) return undefined
@@ -37,6 +50,8 @@ export interface Regression {
   /** Negative: faster. */
   percent: number
   runs: number
+  /** The earlier runs' spread (seconds). */
+  spreadSeconds: number
   /** The phase that took the most seconds more than its median. */
   grewMost?: { name: string; seconds: number; usual: number }
 }
@@ -57,7 +72,13 @@ export function regression(earlier: readonly RunRecord[], run: RunRecord): Regre
     }
   }
   const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10
-  return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost }
+  const spreadSeconds = spread(
+    earlier
+      .filter((r) => r.ready)
+      .slice(-MEDIAN_OF)
+      .map(secondsOf)
+  )
+  return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, spreadSeconds, grewMost }
 }
 
 export interface Drift {
@@ -96,6 +117,8 @@ export interface ThroughputRegression {
   /** Negative: faster. */
   percentBelow: number
   runs: number
+  /** The earlier rates' spread (tokens per second). */
+  spread: number
   /** The likely cause. */
   drift: Drift[]
 }
@@ -112,7 +135,7 @@ export function throughputRegression(earlier: readonly RunRecord[], run: RunReco
   const usual = median(rates)
   if (usual <= 0) return undefined
   const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10
-  return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) }
+  return { usual, now, percentBelow, runs: rates.length, spread: spread(rates), drift: envDrift(earlier, run) }
 }
 
 /** A run's set-up, part by part, in words; undefined where the record does not say. */

@@ -3,6 +3,7 @@ import type { UsualStartup } from '../startup/eta.js'
 import type { RunRecord } from '../history/record.js'
 import {
   comparableRuns,
+  NOISE_SPREADS,
   type Drift,
   envDrift,
   regression,
@@ -81,8 +82,17 @@ export async function recordRun(
       notices.push(`History: this run was not recorded (${(e as Error).message}).`)
     }
   }
-  const slowerStartup = r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent
-  const slowerDecode = slower !== undefined && slower.runs >= minRuns && slower.percentBelow > thresholdPercent
+  // told past both the threshold and the earlier runs' own noise: a noisy engine does not cry wolf
+  const slowerStartup =
+    r !== undefined &&
+    r.runs >= minRuns &&
+    r.percent > thresholdPercent &&
+    r.seconds - r.expectedSeconds > NOISE_SPREADS * r.spreadSeconds
+  const slowerDecode =
+    slower !== undefined &&
+    slower.runs >= minRuns &&
+    slower.percentBelow > thresholdPercent &&
+    slower.usual - slower.now > NOISE_SPREADS * slower.spread
   return {
     expectedSeconds: usualStartup(like)?.totalSeconds,
     regressionPercent: r?.percent,
