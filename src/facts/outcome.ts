@@ -54,7 +54,17 @@ export interface RunFindings {
   envChanges?: Array<{ name: string; was: string | null; now: string | null }>
   /** This run against the earlier comparable ones, for a workflow to act on. */
   verdict?: RunVerdict
+  /** The last comparable runs and this one, oldest first, for the summary's chart. */
+  trend?: TrendPoint[]
   notices: string[]
+}
+
+/** One run of the trend, oldest first; the last is this one. */
+export interface TrendPoint {
+  startupSeconds?: number
+  decodeTokensPerSecond?: number
+  /** Names of the `env-report` variables that changed since the run before. */
+  envChanged: string[]
 }
 
 /** The `verdict` output: the first that holds, in this order (a ready run; `not-ready` otherwise). */

@@ -15,7 +15,7 @@ export function median(values: readonly number[]): number {
  * The run-to-run noise of `values`: 1.4826 × their median absolute deviation from the median, which is the standard
  * deviation for normally spread values but not moved by one wild run.
  */
-export function spread(values: readonly number[]): number {
+function spread(values: readonly number[]): number {
   if (values.length < 2) return 0
   const m = median(values)
   return 1.4826 * median(values.map((v) => Math.abs(v - m)))

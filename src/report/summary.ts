@@ -6,6 +6,7 @@ import { outputs } from './outputs.js'
 import { envDiffersText, envUnreadableText, envWhose, type ReportContext } from './progress.js'
 import { phaseMarkdown } from './profile-report.js'
 import { smokeRows } from './smoke-report.js'
+import { trendMarkdown } from './trend-chart.js'
 import { formatDuration, seconds } from '../runtime/clock.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import type { EnvEntry } from '../server/env-report.js'
@@ -83,6 +84,8 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
     if (warning !== undefined) lines.push('', `> ⚠️ ${cell(mdText(warning))}`)
   if (profile?.unlike !== undefined) lines.push('', `> ℹ️ ${cell(mdText(profile.unlike))}`)
+  const trend = profile?.trend === undefined ? '' : trendMarkdown(profile.trend)
+  if (trend !== '') lines.push('', trend.trimEnd())
   if (profile !== undefined && profile.phases.length > 0)
     lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd())
   if (server?.env !== undefined || server?.envUnreadable) {

@@ -18,7 +18,7 @@ import { driftWarning, regressionText } from '../report/profile-report.js'
 import { throughputRegressionText } from '../report/smoke-report.js'
 import { ACTIONS_CACHE, HISTORY_AUTO, type Server, type Settings } from '../inputs/settings.js'
 import type { StartupProfile } from '../startup/profile.js'
-import type { ProfileFacts, RunFindings, ServerFacts, TargetOutcome } from '../facts/outcome.js'
+import type { ProfileFacts, RunFindings, ServerFacts, TargetOutcome, TrendPoint } from '../facts/outcome.js'
 import type { Deps } from './deps.js'
 
 export interface RunHistory {
@@ -102,6 +102,7 @@ export async function recordRun(
     throughputRegression: slowerDecode ? throughputRegressionText(slower) : undefined,
     unlike,
     envChanges: drift.map(envChange),
+    trend: trendOf([...like, run]),
     verdict: slowerDecode
       ? 'slower-decode'
       : slowerStartup
@@ -113,6 +114,20 @@ export async function recordRun(
             : 'ok',
     notices
   }
+}
+
+/** The last runs drawn, each with the variables changed since the one before it (of the same `env-report`). */
+const TREND_RUNS = 20
+function trendOf(runs: readonly RunRecord[]): TrendPoint[] {
+  const ready = runs.filter((r) => r.ready)
+  return ready.slice(-TREND_RUNS).map((r, i, shown) => {
+    const before = ready.slice(0, ready.length - shown.length + i)
+    return {
+      startupSeconds: r.startupSeconds ?? r.elapsedSeconds,
+      decodeTokensPerSecond: r.decodeTokensPerSecond,
+      envChanged: envDrift(before, r).map((d) => d.name)
+    }
+  })
 }
 
 /** A credential's values are keyed hashes: only that it changed is told. */

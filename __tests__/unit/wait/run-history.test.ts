@@ -34,6 +34,7 @@ describe('history around a wait', () => {
       drift: undefined,
       envChanges: [],
       verdict: 'no-baseline',
+      trend: expect.any(Array),
       notices: []
     })
 
@@ -47,6 +48,7 @@ describe('history around a wait', () => {
       drift: undefined,
       envChanges: [],
       verdict: 'ok',
+      trend: expect.any(Array),
       notices: []
     })
     expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2)
@@ -154,6 +156,7 @@ describe('history around a wait', () => {
       drift: undefined,
       envChanges: [],
       verdict: 'no-baseline',
+      trend: expect.any(Array),
       notices: []
     })
   })
