@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, errors, fakeServer } from '../helpers/support.js'
+import { expectEndedByDeadline } from '../helpers/bounds.js'
+import { entry, errors, fakeServer, runMeasured } from '../helpers/support.js'
 
 /**
  * Like with like, and a verdict a workflow can act on, through dist/index.js: runs kept in one history file, the GPU
@@ -105,6 +106,29 @@ describe('like with like, and the verdict', () => {
     expect(changed.summary).not.toContain('✅')
     expect(changed.summary).toMatch(/\| Result \| ❌ ready, but the step failed: /)
   }, 180_000)
+
+  it('an nvidia-smi that hangs while history asks it for the GPUs: the step still ends by its timeout, the run recorded', async () => {
+    const hanging = box.path('gpu-hang.json')
+    writeFileSync(hanging, JSON.stringify({ gpus: [], apps: [], hangMs: 600_000 }))
+    const port = await freePort()
+    const run = await runMeasured(
+      {
+        url: `http://127.0.0.1:${port}/v1/models`,
+        model: 'kimi',
+        start: `exec node ${fakeServer} ${port} loads 100`,
+        interval: '100ms',
+        timeout: '4s',
+        'gpu-check': 'off',
+        'history-file': box.path('history/hang.jsonl'),
+        stop: 'never'
+      },
+      { PATH: `${fakeDir}:${process.env.PATH}`, FAKE_NVIDIA_SMI: hanging }
+    )
+    if (run.outputs.pid) box.pids.push(Number(run.outputs.pid))
+    expect(run.outputs.ready).toBe('true')
+    expectEndedByDeadline(run, 4_000)
+    expect(readFileSync(box.path('history/hang.jsonl'), 'utf8')).not.toContain('"gpu"')
+  }, 60_000)
 
   it('a startup regression with fail-on-regression: true: the summary headline is not ✅', async () => {
     for (let i = 0; i < 3; i++) await step(200, {})

@@ -164,7 +164,8 @@ export function openHistory(settings: Settings, server: Server, deps: Deps): Run
     history.hardware = gpuInventory({
       env: deps.env,
       cudaVisibleDevices: deps.env.CUDA_VISIBLE_DEVICES,
-      timeoutMs: 5_000,
+      // asked at the wait's start: done by its deadline at the latest, so a hanging nvidia-smi never holds the step
+      timeoutMs: Math.min(5_000, settings.timeoutMs),
       signal: deps.cancel?.signal
     })
   return history
