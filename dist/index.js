@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8385:
+/***/ 3465:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -18003,6 +18003,15 @@ function parseContainer(text) {
         throw new ProblemError({ value: text_printable(text), form: CONTAINER_FORM });
     return text;
 }
+const HOST_FORM = 'an ssh destination such as root@10.1.230.174 or a Host of your ssh config';
+/** An ssh destination: nothing ssh could take for an option, no space or control character. */
+function parseHost(text) {
+    if (text === '')
+        return undefined;
+    if (!/^[A-Za-z0-9_][A-Za-z0-9_.@:[\]%-]{0,254}$/.test(text))
+        throw new ProblemError({ value: text_printable(text), form: HOST_FORM });
+    return text;
+}
 const PID_FORM = 'a process id (12345) or the path of a file holding one';
 function parsePid(text) {
     if (text === '')
@@ -18510,17 +18519,19 @@ function stopLines(r) {
                 ...lines,
                 {
                     level: 'info',
-                    text: `${r.container === undefined ? `Process ${r.pid}` : `The container ${r.container}`} is not running: nothing to stop.`
+                    text: `${r.container === undefined ? `Process ${r.pid}${r.host === undefined ? '' : ` on ${r.host}`}` : `The container ${r.container}`} is not running: nothing to stop.`
                 }
             ]
             : lines;
-    const what = r.container !== undefined
-        ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-        : r.scope === 'group'
-            ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-            : r.notOurs === undefined
-                ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
-                : `the server's processes that carry its run marker (${r.pids.length} in all)`;
+    const what = r.host !== undefined
+        ? `the server's processes on ${r.host} that carry its run marker (${r.pids.length} in all, pid ${r.pid} there)`
+        : r.container !== undefined
+            ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+            : r.scope === 'group'
+                ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+                : r.notOurs === undefined
+                    ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
+                    : `the server's processes that carry its run marker (${r.pids.length} in all)`;
     const how = r.exitCode !== undefined && r.exitCode !== null
         ? `, exit code ${r.exitCode}`
         : r.exitSignal
@@ -22691,6 +22702,26 @@ const MAX_SERVERS = 1000;
 function serverEndState(settings, server) {
     const { start, container, stop, stopTimeoutMs: timeoutMs, logLines } = settings;
     const logFile = server?.logFile;
+    if (settings.host !== undefined) {
+        // a remote server is stopped only by its marker: one `start` launched there, or `pid` with `stop: always`
+        const ours = start !== undefined ? stop !== 'never' : stop === 'always';
+        if (!ours || server?.pid === undefined || server.host === undefined)
+            return undefined;
+        const { pid, startTicks, bootId, runMarker } = server;
+        const nodes = server.nodes === undefined ? {} : { nodes: server.nodes };
+        return {
+            kind: 'remote',
+            host: server.host,
+            pid,
+            startTicks,
+            bootId,
+            runMarker,
+            timeoutMs,
+            logFile,
+            logLines,
+            ...nodes
+        };
+    }
     if (container !== undefined) {
         // only a container `start` ran is this job's to stop (`stop: job-end`), or any with `stop: always`
         const ours = (start !== undefined && stop === 'job-end') || stop === 'always';
@@ -22709,10 +22740,10 @@ function serverEndState(settings, server) {
 /** Each server's entry, in the order of the `url` lines, from what is known of each so far (undefined: not launched). */
 function serverEndStates(settings, facts) {
     const { stop, stopTimeoutMs, logLines } = settings;
-    return settings.servers.map(({ start, container }, i) => serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i)));
+    return settings.servers.map(({ start, container, host }, i) => serverEndState({ start, container, host, stop, stopTimeoutMs, logLines }, facts(i)));
 }
 /** Whether some server, once launched, is this job's to stop: its state must then be saved as soon as it runs. */
-const stopsAnyAtJobEnd = (settings) => serverEndStates(settings, () => ({ pid: 1, container: 'any' })).some((s) => s !== undefined);
+const stopsAnyAtJobEnd = (settings) => serverEndStates(settings, () => ({ pid: 1, container: 'any', host: 'any' })).some((s) => s !== undefined);
 /** The state to save (each server's entry, in order), or undefined when no server has one. */
 function jobEndState(servers) {
     if (servers.every((s) => s === undefined))
@@ -22756,6 +22787,8 @@ function readJobEndState(get) {
 const PID_MAX = 4_194_304;
 const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MARKER_FORM = /^[0-9a-f]{32}$/;
+/** As `host` takes it: nothing ssh could read as an option. */
+const job_end_HOST_FORM = /^[A-Za-z0-9_][A-Za-z0-9_.@:[\]%-]{0,254}$/;
 const job_end_CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
 /** A path as `log-file` takes it (the post step runs in the workspace too): no control character, at most PATH_MAX. */
 // eslint-disable-next-line no-control-regex
@@ -22796,16 +22829,41 @@ function readServerEndState(entry, i) {
             socket: matching('socket', PATH_FORM, 'a socket path without control characters', false),
             ...common
         };
-    if (saved.kind !== 'process')
-        throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process" or "container"');
-    return {
-        kind: 'process',
+    const processEntry = {
         pid: whole('pid', 2, PID_MAX, `a process id from 2 to ${PID_MAX}`),
         startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
         bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
         runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
         ...common
     };
+    if (saved.kind === 'remote') {
+        const host = matching('host', job_end_HOST_FORM, 'an ssh destination', false);
+        if (saved.nodes === undefined)
+            return { kind: 'remote', host, ...processEntry };
+        const nodes = saved.nodes;
+        if (!Array.isArray(nodes) || nodes.length > MAX_SERVERS)
+            throw new JobEndStateError(`${at}.nodes`, shown(nodes), 'a list of nodes');
+        return {
+            kind: 'remote',
+            host,
+            ...processEntry,
+            nodes: nodes.map((n, j) => {
+                const node = (typeof n === 'object' && n !== null ? n : {});
+                const where = `${at}.nodes[${j}]`;
+                if (typeof node.host !== 'string' || !job_end_HOST_FORM.test(node.host))
+                    throw new JobEndStateError(`${where}.host`, shown(node.host), 'an ssh destination');
+                if (typeof node.pid !== 'number' || !Number.isInteger(node.pid) || node.pid < 2 || node.pid > PID_MAX)
+                    throw new JobEndStateError(`${where}.pid`, shown(node.pid), `a process id from 2 to ${PID_MAX}`);
+                const ticks = node.startTicks;
+                if (ticks !== undefined && (typeof ticks !== 'number' || !Number.isSafeInteger(ticks) || ticks < 0))
+                    throw new JobEndStateError(`${where}.startTicks`, shown(ticks), 'a start time in clock ticks, or none');
+                return { host: node.host, pid: node.pid, startTicks: ticks };
+            })
+        };
+    }
+    if (saved.kind !== 'process')
+        throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process", "container" or "remote"');
+    return { kind: 'process', ...processEntry };
 }
 /** A saved value as the refusal shows it. */
 const shown = (v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
@@ -23149,7 +23207,7 @@ async function gpuSnapshot(options = {}) {
  * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
  * anything it started (a wrapper's children would hold its output open), without waiting for the pipes to close.
  */
-function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal }, timeoutMs) {
+function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', prefix = [], signal }, timeoutMs) {
     return new Promise((resolve) => {
         if (signal?.aborted)
             return resolve({ kind: 'unavailable', why: 'cancelled' });
@@ -23157,7 +23215,7 @@ function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal 
             return resolve({ kind: 'unavailable', why: 'timeout' });
         // node:child_process only when nvidia-smi is asked
         const { spawn } = process.getBuiltinModule('node:child_process');
-        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const child = spawn(command, [...prefix, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
         const out = new BoundedText();
         const err = new BoundedText();
         let settled = false;
@@ -23524,11 +23582,11 @@ async function waitForServer(kind, server, settings, deps, member) {
         const fleet = server.targets.length > 1;
         const halters = fleet ? server.targets.map(() => halter.child()) : [halter];
         const endpoints = fleetStops(halters);
-        const waited = launched.whoAnswered(await Promise.all(server.targets.map((t, i) => waitForEndpoint(t, serverWait, {
+        const waited = launched.whoAnswered(await Promise.all(server.targets.map((t, i) => waitForEndpoint(launched?.probeUrl ? { ...t, url: launched.probeUrl(t.url) } : t, serverWait, {
             halter: halters[i],
             prefix: fleet ? `[${t.url.href}] ` : '',
-            settled: (outcome) => endpoints.settled(i, outcome)
-        }))));
+            settled: (outcome) => endpoints.settled(i, { ...outcome, url: t.url })
+        }).then((outcome) => ({ ...outcome, url: t.url })))));
         // The lines written up to now end the startup's last phase (a ready line just before the port opened).
         if (log !== undefined)
             readLines(log.poll());
@@ -23548,7 +23606,7 @@ async function waitForServer(kind, server, settings, deps, member) {
         // startup's figures were taken before it, so that its requests count in none of them.
         const smoke = settings.smoke !== undefined && last.ready;
         const results = smoke
-            ? await smokeEndpoints(waited, settings, { clock, signal: halter.signal, log: deps.log })
+            ? await smokeThrough(launched, waited, (at) => smokeEndpoints(at, settings, { clock, signal: halter.signal, log: deps.log }))
             : waited;
         const outcome = cancelledSince({ ...reportedEndpoint(results, endpoints.halted), results, ...(placement && { placement }) }, deps, smoke, waitStart);
         const facts = launched.facts;
@@ -23566,6 +23624,14 @@ async function waitForServer(kind, server, settings, deps, member) {
         ports.close();
         launched?.release();
     }
+}
+/** The smoke test at the URLs the endpoints were asked at (a forwarded port), its results told at their own. */
+async function smokeThrough(launched, waited, smoke) {
+    const probe = launched.probeUrl;
+    if (probe === undefined)
+        return smoke(waited);
+    const done = await smoke(waited.map((r) => ({ ...r, url: probe(r.url) })));
+    return done.map((r, i) => ({ ...r, url: waited[i].url }));
 }
 /** A cancel after the wait (smoke test, GPU reading) ends it cancelled: neither `smoke-failed` nor ready. */
 function cancelledSince(outcome, deps, smoke, waitStart) {
@@ -25169,6 +25235,620 @@ const noEngine = (socket, why) => new InputError('container', {
     form: 'a running engine (Docker, or Podman\'s "podman system service"), at DOCKER_HOST=unix://\u2026 or /var/run/docker.sock'
 });
 
+;// CONCATENATED MODULE: ./src/server/ssh.ts
+
+
+
+
+// node:child_process only where a host is given
+const cp = () => process.getBuiltinModule('node:child_process');
+/** The variable that gives the ssh command with its options, as GIT_SSH_COMMAND does for git. */
+const SSH_COMMAND_VARIABLE = 'WAIT_FOR_MODEL_SSH_COMMAND';
+/** How long the first connection (and a remote command) may take before the host is called unreachable. */
+const CONNECT_TIMEOUT_S = 10;
+/** A port on loopback that nothing listens on now. */
+function freeLocalPort() {
+    return new Promise((resolve, reject) => {
+        const probe = process.getBuiltinModule('node:net').createServer();
+        probe.once('error', reject);
+        probe.listen(0, '127.0.0.1', () => {
+            const { port } = probe.address();
+            probe.close(() => resolve(port));
+        });
+    });
+}
+/** The ssh command's words: `ssh -F ./ssh_config -i './my key'`, split as a shell would (quotes, no expansion). */
+function sshWords(text) {
+    if (text === undefined || text.trim() === '')
+        return ['ssh'];
+    const words = [];
+    for (const m of text.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g))
+        words.push(m[1] ?? m[2]?.replace(/\\(.)/g, '$1') ?? m[3]);
+    return words;
+}
+/** A word for a POSIX shell, quoted whole. */
+const shellQuoted = (word) => `'${word.replace(/'/g, `'\\''`)}'`;
+/** Why a connection failed, from ssh's own words: a changed host key and an unknown one are told as such. */
+function connectFailure(host, stderr) {
+    const lines = stderr
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !/^[@W]/.test(l) && !l.startsWith('Warning: Permanently added'));
+    const said = text_printable(lines.find((l) => /denied|refused|timed out|resolve|unreachable|No route/i.test(l)) ?? '');
+    if (/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key for .* has changed/.test(stderr))
+        return `the host key of ${host} has changed since it was recorded in known_hosts (a reinstalled host, or someone in between): check it, then update known_hosts`;
+    if (/Host key verification failed|No .* host key is known/.test(stderr))
+        return `the host key of ${host} is not in known_hosts (host-key checking stays on): add it (ssh-keyscan, checked) first`;
+    return `cannot reach ${host} over ssh (${said || text_printable(lines[lines.length - 1] ?? 'no answer')})`;
+}
+/** One host, through one master connection; `open` makes it, `close` ends it. */
+class SshHost {
+    host;
+    dir;
+    words;
+    constructor(host, sshCommand) {
+        this.host = host;
+        this.words = sshWords(sshCommand);
+        // a private directory (0700): the control socket is the connection itself
+        this.dir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'wfm-ssh-'));
+    }
+    get controlPath() {
+        return (0,external_node_path_namespaceObject.join)(this.dir, 'cm');
+    }
+    /** ssh's own arguments for one command over the connection, the host last. */
+    args(...extra) {
+        return [
+            ...this.words.slice(1),
+            '-o',
+            'BatchMode=yes',
+            '-o',
+            `ConnectTimeout=${CONNECT_TIMEOUT_S}`,
+            '-o',
+            `ControlPath=${this.controlPath}`,
+            ...extra,
+            '--',
+            this.host
+        ];
+    }
+    get program() {
+        return this.words[0];
+    }
+    /**
+     * Opens the master connection (it persists in the background until `close`, or a minute after its last use);
+     * the error names the host and why (unreachable, a changed or unknown host key).
+     */
+    open() {
+        const errFile = (0,external_node_path_namespaceObject.join)(this.dir, 'connect.err');
+        const err = (0,external_node_fs_namespaceObject.openSync)(errFile, 'wx', 0o600);
+        try {
+            // stderr to a file: the backgrounded master keeps it open, and a pipe would never close
+            const run = cp().spawnSync(this.program, [...this.args('-o', 'ControlMaster=yes', '-o', 'ControlPersist=60'), 'true'], { stdio: ['ignore', 'ignore', err], timeout: (CONNECT_TIMEOUT_S + 5) * 1000 });
+            if (run.status === 0)
+                return undefined;
+            const stderr = (0,external_node_fs_namespaceObject.readFileSync)(errFile, 'utf8');
+            return run.error !== undefined && run.error.code === 'ENOENT'
+                ? `cannot run "${text_printable(this.program)}" to reach ${this.host} (not found; ${SSH_COMMAND_VARIABLE} gives the ssh command)`
+                : connectFailure(this.host, stderr);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(err);
+        }
+    }
+    /** Runs `script` with the remote host's POSIX shell, given on stdin. */
+    run(script, timeoutMs = 10_000, signal) {
+        return new Promise((resolve) => {
+            const child = cp().spawn(this.program, [...this.args(), 'sh -s'], { stdio: ['pipe', 'pipe', 'pipe'] });
+            const out = [];
+            const err = [];
+            child.stdout.on('data', (d) => out.push(d));
+            child.stderr.on('data', (d) => err.push(d));
+            const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+            const onAbort = () => void child.kill('SIGKILL');
+            signal?.addEventListener('abort', onAbort, { once: true });
+            child.once('error', (e) => {
+                clearTimeout(timer);
+                resolve({ code: null, stdout: '', stderr: e.message });
+            });
+            child.once('close', (code) => {
+                clearTimeout(timer);
+                signal?.removeEventListener('abort', onAbort);
+                resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+            });
+            child.stdin.on('error', () => undefined);
+            child.stdin.end(script);
+        });
+    }
+    /** As `run`, blocking: for the few reads that must answer at once (a process's environment). */
+    runSync(script, timeoutMs = 5_000) {
+        const run = cp().spawnSync(this.program, [...this.args(), 'sh -s'], {
+            input: script,
+            timeout: timeoutMs,
+            maxBuffer: 4 * 1024 * 1024
+        });
+        return { code: run.status, stdout: run.stdout?.toString('utf8') ?? '', stderr: run.stderr?.toString('utf8') ?? '' };
+    }
+    /** A long-running remote command (a follower, a watcher), its output to `stdout` (a file descriptor) or a pipe. */
+    spawn(command, stdout) {
+        return cp().spawn(this.program, [...this.args(), command], { stdio: ['ignore', stdout, 'ignore'] });
+    }
+    /** A local port on loopback that leads to `port` on the remote host's loopback, over the connection. */
+    async forward(remoteHost, port) {
+        // ssh takes no port 0 for a local forward: a free one is picked, and picked again should another take it first
+        for (let attempt = 0; attempt < 5; attempt++) {
+            const local = await freeLocalPort();
+            const run = cp().spawnSync(this.program, this.args('-O', 'forward', '-L', `127.0.0.1:${local}:${remoteHost}:${port}`), {
+                timeout: CONNECT_TIMEOUT_S * 1000
+            });
+            if (run.status === 0)
+                return local;
+        }
+        return undefined;
+    }
+    /** Ends the master connection (and every forward over it) and removes the private directory. */
+    close() {
+        cp().spawnSync(this.program, this.args('-O', 'exit'), { stdio: 'ignore', timeout: 5_000 });
+        (0,external_node_fs_namespaceObject.rmSync)(this.dir, { recursive: true, force: true });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server/remote.ts
+/**
+ * The model server as a process on another host, over ssh: started there detached in its own session with this
+ * run's marker, its exit watched and its log copied as it grows, its /proc and listeners read there, and stopped
+ * there. Only a POSIX shell, /proc and the coreutils (setsid, tail, sleep) are asked of that host.
+ */
+
+
+
+
+
+
+/** How often the remote watcher looks at the server's /proc entry, in seconds. */
+const WATCH_S = '0.1';
+/** A remote process's start time: `/proc/<pid>/stat` field 22, after the command name (which may hold spaces). */
+const startTicksOf = (pidVar) => `{ read -r l < /proc/${pidVar}/stat && r=\${l##*) } && set -- $r && shift 19 && echo "$1"; } 2>/dev/null`;
+/**
+ * `command` in the background on the host, ended once the connection it came by is gone: sshd starts no signal at
+ * a command when its connection drops, and a follower of a log that no longer grows (tail -F) would stay for ever.
+ * Its shell's parent is the connection's sshd; once that has exited, the shell has another.
+ */
+const whileConnected = (command) => shellQuoted(`P0=$PPID; ${command} & c=$!; ` +
+    'while kill -0 $c 2>/dev/null; do read -r s < /proc/$$/stat; s=${s##*) }; set -- $s; ' +
+    '[ "$2" = "$P0" ] || { kill $c; exit 0; }; sleep 0.2; done; wait $c');
+/**
+ * Starts `command` on the host: `setsid` makes it a session and group leader (pid = group id), its output appended
+ * to `logPath` (or to a new log made exclusively by mktemp), its environment tagged with the run marker.
+ */
+function startRemote(host, command, logPath, marker) {
+    const script = [
+        'umask 077',
+        logPath === undefined
+            ? 'LOG=$(mktemp "${TMPDIR:-/tmp}/model-server-XXXXXXXXXX") || exit 3'
+            : `LOG=${shellQuoted(logPath)}; if [ -L "$LOG" ]; then echo "is a symbolic link; it is not followed" >&2; exit 3; fi`,
+        '( : >> "$LOG" ) || exit 3',
+        'OFFSET=$(wc -c < "$LOG")',
+        `${RUN_MARKER}=${marker}; export ${RUN_MARKER}`,
+        `setsid sh -c ${shellQuoted(command)} < /dev/null >> "$LOG" 2>&1 &`,
+        'PID=$!',
+        `T=$(${startTicksOf('$PID')})`,
+        'B=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)',
+        'echo "$PID $OFFSET ${T:--} ${B:--}"',
+        'echo "$LOG"'
+    ].join('\n');
+    const run = host.runSync(script, 15_000);
+    const [first, path] = run.stdout.split('\n');
+    const [pid, offset, ticks, boot] = (first ?? '').trim().split(' ');
+    if (run.code !== 0 || !/^\d+$/.test(pid ?? '') || path === undefined)
+        return `could not start the server on ${host.host} (${text_printable(run.stderr.trim().split('\n').pop() ?? `ssh exited with ${run.code}`)})`;
+    return {
+        pid: Number(pid),
+        logOffset: Number(offset) || 0,
+        startTicks: /^\d+$/.test(ticks) ? Number(ticks) : undefined,
+        bootId: boot === '-' ? undefined : boot,
+        logPath: path
+    };
+}
+/** A process already running on the host (`pid`): its start time, the host's boot, its log's size there now. */
+function attachRemote(host, pid, logPath) {
+    const size = logPath === undefined ? 'echo 0' : `wc -c < ${shellQuoted(logPath)} 2>/dev/null || echo 0`;
+    const run = host.runSync(`T=$(${startTicksOf(String(pid))}); B=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null); echo "\${T:--} \${B:--} $(${size})"`);
+    const [ticks, boot, offset] = run.stdout.trim().split(' ');
+    if (!/^\d+$/.test(ticks ?? ''))
+        return `the process ${pid} is not running on ${host.host}`;
+    return {
+        pid,
+        startTicks: Number(ticks),
+        bootId: boot === '-' ? undefined : boot,
+        logPath: logPath ?? '',
+        logOffset: Number(offset) || 0
+    };
+}
+function copyLog(host, remotePath, offset, localPath, prefix = '') {
+    const { fd } = openServerLog(localPath);
+    const remote = shellQuoted(remotePath);
+    // -F: a log that is rotated or not there yet is followed all the same; -s: polled that often where no inotify
+    // another node's lines are told apart by its name, each line whole (sed -u: one write a line)
+    const each = prefix === '' ? '' : ` | sed -u ${shellQuoted(`s|^|${prefix.replace(/[|&\\]/g, '')}|`)}`;
+    const tail = host.spawn(`sh -c ${whileConnected(`tail -c +${offset + 1} -F -s 0.1 -- ${remote} 2>/dev/null${each}`)}`, fd);
+    (0,external_node_fs_namespaceObject.closeSync)(fd);
+    const size = () => {
+        try {
+            return (0,external_node_fs_namespaceObject.statSync)(localPath).size;
+        }
+        catch {
+            return 0;
+        }
+    };
+    return {
+        tail,
+        caughtUp: async (ms) => {
+            const run = await host.run(`wc -c < ${remote}`, ms);
+            const want = Number(run.stdout.trim()) - offset;
+            const until = Date.now() + ms;
+            while (Number.isFinite(want) && size() < want && Date.now() < until)
+                await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+    };
+}
+/**
+ * Watches the remote process: a shell on the host looks at its /proc entry every tenth of a second and says
+ * `gone` once it has exited (or its pid names a process that started at another time); its log is copied to
+ * `localLog` meanwhile, and caught up before the exit is told, so that its last lines are read with it.
+ */
+function watchRemote(host, start, localLog, startedAt, prefix = '') {
+    const { pid, startTicks } = start;
+    const copy = start.logPath === undefined || localLog === undefined
+        ? undefined
+        : copyLog(host, start.logPath, start.logOffset, localLog, prefix);
+    const check = `while T=$(${startTicksOf(String(pid))}) && [ -n "$T" ]; do ` +
+        (startTicks === undefined ? '' : `[ "$T" = "${startTicks}" ] || break; `) +
+        `read -r l < /proc/${pid}/stat 2>/dev/null || break; r=\${l##*) }; [ "\${r%% *}" = Z ] && break; sleep ${WATCH_S}; done; echo gone`;
+    const watcher = host.spawn(`sh -c ${whileConnected(`sh -c ${shellQuoted(check)}`)}`, 'pipe');
+    let released = false;
+    const exited = new Promise((resolve) => {
+        let said = '';
+        watcher.stdout?.on('data', (d) => (said += d.toString('utf8')));
+        watcher.once('close', () => {
+            if (released)
+                return;
+            const how = said.includes('gone')
+                ? `on ${host.host} has exited`
+                : `on ${host.host} can no longer be watched (the ssh connection was lost)`;
+            void (copy?.caughtUp(1_000) ?? Promise.resolve()).then(() => resolve(how), () => resolve(how));
+        });
+    });
+    return {
+        pid,
+        label: `the server process ${pid} on ${host.host}`,
+        startedAt,
+        startTicks,
+        exited,
+        environ: () => remoteEnviron(host, pid),
+        release: () => {
+            released = true;
+            watcher.kill('SIGTERM');
+            copy?.tail.kill('SIGTERM');
+        },
+        logOffset: 0
+    };
+}
+/** A remote process's environment, from its /proc there; undefined when it cannot be read. */
+function remoteEnviron(host, pid) {
+    const run = host.runSync(`cat /proc/${pid}/environ`);
+    if (run.code !== 0)
+        return undefined;
+    return environment(run.stdout.split('\0').filter((e) => e !== ''));
+}
+/** `pid` and its descendants on the host, from the parent ids of its /proc. */
+async function remoteTree(host, pid) {
+    const run = await host.run('for f in /proc/[0-9]*/stat; do read -r l < "$f" 2>/dev/null && { r=${l##*) }; set -- $r; echo "${f#/proc/} $2"; }; done');
+    const children = new Map();
+    for (const line of run.stdout.split('\n')) {
+        const [p, parent] = line.split(' ').map((w) => Number.parseInt(w, 10));
+        if (Number.isNaN(p) || Number.isNaN(parent))
+            continue;
+        children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const family = new Set([pid]);
+    const queue = [pid];
+    while (queue.length > 0)
+        for (const child of children.get(queue.shift()) ?? [])
+            if (!family.has(child)) {
+                family.add(child);
+                queue.push(child);
+            }
+    return family;
+}
+/** The ports among `ports` that something listens on at the host (its /proc/net/tcp and tcp6). */
+async function remoteListening(host, ports) {
+    if (ports.length === 0)
+        return [];
+    const run = await host.run('cat /proc/net/tcp /proc/net/tcp6 2>/dev/null');
+    if (run.code === null)
+        return undefined;
+    const listening = new Set();
+    for (const line of run.stdout.split('\n')) {
+        const f = line.trim().split(/\s+/);
+        // local_address is ADDR:PORT in hex; state 0A is LISTEN
+        if (f[3] === '0A' && f[1]?.includes(':'))
+            listening.add(Number.parseInt(f[1].split(':')[1], 16));
+    }
+    return ports.filter((p) => listening.has(p));
+}
+/** Who holds the listening socket of `port` at the host: each holder's pid and command, and whether it is `pid`'s. */
+function remotePortHolders(host, port, pid) {
+    const hex = port.toString(16).toUpperCase().padStart(4, '0');
+    const run = host.runSync([
+        `for i in $(awk '$4 == "0A" { n = split($2, a, ":"); if (a[n] == "${hex}") print $10 }' /proc/net/tcp /proc/net/tcp6 2>/dev/null); do`,
+        '  find /proc/[0-9]*/fd -lname "socket:\\[$i\\]" 2>/dev/null',
+        'done | sed "s|^/proc/\\([0-9]*\\)/.*|\\1|" | sort -u | while read -r p; do',
+        '  printf "holder %s %s\\n" "$p" "$(tr "\\0" " " < /proc/$p/cmdline 2>/dev/null | cut -c1-200)"',
+        'done',
+        'for f in /proc/[0-9]*/stat; do read -r l < "$f" 2>/dev/null && { r=${l##*) }; set -- $r; echo "tree ${f#/proc/} $2"; }; done'
+    ].join('\n'));
+    if (run.code !== 0)
+        return undefined;
+    const holders = [];
+    const parent = new Map();
+    for (const line of run.stdout.split('\n')) {
+        const [kind, a, ...rest] = line.split(' ');
+        if (kind === 'holder' && /^\d+$/.test(a))
+            holders.push({ pid: Number(a), command: rest.join(' ').trim() });
+        if (kind === 'tree')
+            parent.set(Number.parseInt(a, 10), Number(rest[0]));
+    }
+    // a holder is the server's when the server is it or one of its ancestors
+    const descends = (p) => {
+        for (let at = p, n = 0; at > 1 && n < 4096; at = parent.get(at) ?? 0, n++)
+            if (at === pid)
+                return true;
+        return false;
+    };
+    return { holders, ours: holders.some((h) => descends(h.pid)) };
+}
+
+;// CONCATENATED MODULE: ./src/wait/servers/remote.ts
+/**
+ * The server as a process on another host (`host`): what the process kind does, done there over one OpenSSH
+ * connection; a URL on that host's loopback is asked through a port forwarded over it.
+ */
+
+
+
+
+
+
+
+
+
+
+/** The names a URL's host has when it means the machine itself: on a remote server, that host's loopback. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+function remoteServer(server, settings, deps) {
+    const destination = server.host;
+    let host;
+    const forwards = new Map();
+    const workers = [];
+    return {
+        preflight: async () => {
+            host = new SshHost(destination, deps.env[SSH_COMMAND_VARIABLE]);
+            const why = host.open();
+            if (why !== undefined) {
+                host.close();
+                throw new InputError('host', { problem: why });
+            }
+            // every node reached before anything starts on any
+            for (const [i, worker] of (server.workers ?? []).entries()) {
+                const node = new SshHost(worker.host, deps.env[SSH_COMMAND_VARIABLE]);
+                const failed = node.open();
+                if (failed !== undefined) {
+                    node.close();
+                    [host, ...workers].forEach((h) => h.close());
+                    throw new InputError('host', { problem: failed, line: i + 2 });
+                }
+                workers.push(node);
+            }
+            for (const { url } of server.targets) {
+                if (!LOOPBACK.has(url.hostname) || forwards.has(url.href))
+                    continue;
+                const remotePort = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+                const local = await host.forward(url.hostname === '[::1]' ? '::1' : '127.0.0.1', remotePort);
+                if (local === undefined) {
+                    host.close();
+                    throw new InputError('host', {
+                        problem: `could not forward a local port to port ${remotePort} of ${destination}`
+                    });
+                }
+                const probed = new URL(url.href);
+                probed.hostname = '127.0.0.1';
+                probed.port = String(local);
+                forwards.set(url.href, probed);
+            }
+            return server.start === undefined ? undefined : beforeRemoteStart(host, server, settings, deps);
+        },
+        launch: () => remote_launched(server, settings, host, forwards, deps, workers),
+        abandon: () => [host, ...workers].forEach((h) => h?.close())
+    };
+}
+/**
+ * Before `start`: a loopback port of the URL already listened on at the host refuses the wait (`port-busy`); GPUs
+ * there that other processes hold memory on warn, or refuse (`gpu-busy`), as for a local start.
+ */
+async function beforeRemoteStart(host, server, settings, deps) {
+    const start = deps.startedAt ?? deps.clock.now();
+    const ports = server.targets.filter((t) => LOOPBACK.has(t.url.hostname)).map((t) => Number(t.url.port || 80));
+    const busy = settings.portCheck ? await remoteListening(host, [...new Set(ports)]) : undefined;
+    let halt = busy === undefined || busy.length === 0
+        ? undefined
+        : {
+            reason: 'port-busy',
+            detail: `port ${busy[0]} on ${host.host} is already in use before "start" (a server an earlier job left ` +
+                'running there?): stop it there, or set port-check: false'
+        };
+    if (halt === undefined) {
+        // the GPUs its start line pins (CUDA_VISIBLE_DEVICES=N \u2026); this runner's own variables say nothing of that host
+        const found = await preflight([], settings.gpuCheck, {
+            env: withStartGpus({}, server.start),
+            gpu: () => remoteGpus(host, deps)
+        });
+        const verdict = preflightVerdict(found, settings.gpuCheck);
+        const gpu = found.gpu;
+        if (gpu.kind === 'unavailable')
+            deps.debug?.(gpuUnavailableText(gpu.why, gpu.detail));
+        if (verdict.warnGpu && gpu.kind === 'busy')
+            deps.warn(`${host.host}: ${gpuBusyText(gpu.apps, gpu.gpus)}`, 'gpu-busy');
+        if (verdict.refuse === 'gpu-busy' && gpu.kind === 'busy')
+            halt = { reason: 'gpu-busy', detail: `${host.host}: ${gpuBusyText(gpu.apps, gpu.gpus)}` };
+    }
+    if (halt === undefined)
+        return undefined;
+    const refusal = halt;
+    const results = server.targets.map(({ url }) => ({
+        ready: false,
+        reason: refusal.reason,
+        elapsedMs: deps.clock.now() - start,
+        attempts: 0,
+        models: [],
+        halt: refusal,
+        timeline: [],
+        url
+    }));
+    return { ...results[0], results };
+}
+function remote_launched(own, settings, host, forwards, deps, workerHosts = []) {
+    const pid = own.pid !== undefined && 'pid' in own.pid ? own.pid.pid : undefined;
+    const runMarker = own.start === undefined ? undefined : newRunMarker();
+    const startedAt = deps.clock.now();
+    const begun = own.start !== undefined
+        ? startRemote(host, own.start, own.logFile, runMarker)
+        : attachRemote(host, pid, own.logFile);
+    if (typeof begun === 'string') {
+        host.close();
+        throw new InputError(own.start !== undefined ? 'start' : 'pid', { problem: begun });
+    }
+    const remoteLog = begun.logPath === '' ? undefined : begun.logPath;
+    const localLog = remoteLog === undefined ? undefined : newLogFile(deps.env);
+    const head = watchRemote(host, { ...begun, logPath: remoteLog }, localLog, own.start ? startedAt : undefined);
+    deps.log(`${own.start !== undefined ? 'Started' : 'Watching'} the server on ${host.host} (pid ${begun.pid} there)` +
+        (remoteLog === undefined ? '' : `; its log ${remoteLog} there is copied to ${localLog} as it grows`));
+    // the other nodes: each its own start there, with the same marker; their lines join the head's copy, named
+    const nodes = (own.workers ?? []).map((worker, i) => {
+        const node = workerHosts[i];
+        const started = startRemote(node, worker.start, undefined, runMarker);
+        if (typeof started === 'string') {
+            head.release();
+            [host, ...workerHosts].forEach((h) => h.close());
+            throw new InputError('start', { problem: started, line: i + 2 });
+        }
+        const watched = watchRemote(node, started, localLog, startedAt, `[${node.host}] `);
+        deps.log(`Started node ${i + 2} of the server on ${node.host} (pid ${started.pid} there)`);
+        return { node, started, watched };
+    });
+    const server = nodes.length === 0
+        ? head
+        : {
+            ...head,
+            label: `The server across ${nodes.length + 1} nodes:`,
+            // any node's exit ends the wait, naming the node
+            exited: Promise.race([
+                head.exited.then((how) => `the head (${host.host}): ${head.label} ${how}`),
+                ...nodes.map(({ node, watched }, i) => watched.exited.then((how) => `node ${i + 2} (${node.host}): ${watched.label} ${how}`))
+            ]),
+            release: () => [head, ...nodes.map((n) => n.watched)].forEach((p) => p.release())
+        };
+    const facts = {
+        pid: begun.pid,
+        host: host.host,
+        logFile: localLog,
+        startTicks: begun.startTicks,
+        bootId: begun.bootId,
+        runMarker,
+        ...(nodes.length === 0
+            ? {}
+            : {
+                nodes: nodes.map(({ node, started }) => ({
+                    host: node.host,
+                    pid: started.pid,
+                    startTicks: started.startTicks
+                }))
+            })
+    };
+    let log;
+    const report = () => {
+        if (settings.envReport.length === 0)
+            return;
+        tellEnvironment(settings, facts, deps, { pid: begun.pid, environ: remoteEnviron(host, begun.pid) }, undefined, {
+            pid: begun.pid
+        });
+    };
+    return {
+        facts,
+        startedAt: server.startedAt,
+        watched: server,
+        followLog: (earlier) => (log =
+            localLog === undefined
+                ? undefined
+                : new LogFollower(localLog, settings.logLines, { fromStart: true, secrets: settings.secrets, earlier })),
+        beforeWait: () => {
+            if (own.start === undefined)
+                report();
+        },
+        // the listeners are that host's: what answers through the forward is whoever holds the port on its loopback
+        whoAnswered: (results) => (settings.portCheck ? results.map((r) => answeredThere(r, host, begun.pid)) : results),
+        afterWait: async (ready, readyAt) => {
+            if (ready && server.startedAt !== undefined)
+                facts.startupMs = readyAt - server.startedAt;
+            if (ready)
+                facts.gpuMemoryMiB = await remoteGpuMemory(host, begun.pid, deps);
+            if (own.start !== undefined)
+                report();
+            if (!ready && log !== undefined) {
+                facts.logTail = log.tail();
+                if (facts.logTail === undefined)
+                    deps.log(gateLines.noLog(log.path));
+            }
+        },
+        release: () => {
+            server.release();
+            [host, ...workerHosts].forEach((h) => h.close());
+        },
+        probeUrl: (url) => forwards.get(url.href) ?? url
+    };
+}
+/** The GPU memory the server's processes hold on its host, from that host's nvidia-smi. */
+async function remoteGpuMemory(host, pid, deps) {
+    const snapshot = await remoteGpus(host, deps);
+    if (snapshot.kind === 'unavailable') {
+        deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail));
+        return undefined;
+    }
+    return memoryHeldBy(snapshot, await remoteTree(host, pid)).mib;
+}
+/** The host's GPUs, from its own nvidia-smi over the connection. */
+const remoteGpus = (host, deps) => gpuSnapshot({
+    command: host.program,
+    prefix: [...host.args(), 'nvidia-smi'],
+    timeoutMs: 5_000,
+    signal: deps.cancel?.signal
+});
+/** A ready answer on the host's loopback from a process that is neither the server nor its descendant: wrong-server. */
+function answeredThere(r, host, pid) {
+    if (!r.ready || !LOOPBACK.has(r.url.hostname))
+        return r;
+    const port = Number(r.url.port || 80);
+    const found = remotePortHolders(host, port, pid);
+    // unseen holders (another user's, no /proc) are not held against it
+    if (found === undefined || found.holders.length === 0 || found.ours)
+        return r;
+    const who = found.holders.map((h) => `${h.pid} (${h.command})`).join(', ');
+    const halt = {
+        reason: 'wrong-server',
+        detail: `port ${port} on ${host.host} answered ready, but it is held by process ${who} there, not the server ${pid} ` +
+            'nor one of its processes: stop what holds the port there, or set port-check: false if a proxy answers for it'
+    };
+    return { ...r, ready: false, reason: 'wrong-server', halt };
+}
+
 ;// CONCATENATED MODULE: ./src/server/stop.ts
 /**
  * Stops a server and everything it started, then waits until none of its processes remain and, where nvidia-smi
@@ -25488,6 +26168,133 @@ async function stopContainerAtJobEnd(state, deps) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/server/remote-stop.ts
+/**
+ * The job-end stop of a server on another host: one shell script there finds the processes that carry this run's
+ * marker and started no earlier than the server (with the server's own group while its leader is still the process
+ * launched), sends SIGTERM, SIGKILL after the timeout, and tells what went; GPU memory is read with that host's
+ * nvidia-smi, as for a local stop.
+ */
+
+
+
+
+/** The stop, as a script for the host's POSIX shell; `timeoutTenths` from SIGTERM to SIGKILL. */
+function remoteStopScript(state, timeoutTenths) {
+    const since = state.startTicks ?? 0;
+    return `P=${state.pid}; T=${since}; TO=${timeoutTenths}
+marker=${RUN_MARKER}=${state.runMarker ?? 'none'}
+ticks() { read -r l < /proc/$1/stat 2>/dev/null || return 1; r=\${l##*) }; set -- $r; [ "$1" = Z ] && return 1; shift 19; echo "$1"; }
+leader=$(ticks $P)
+list=""
+for d in /proc/[0-9]*; do
+  p=\${d#/proc/}; t=$(ticks $p) || continue; [ "$t" -ge "$T" ] || continue
+  if ${state.runMarker === undefined ? 'false' : `tr '\\0' '\\n' < $d/environ 2>/dev/null | grep -qxF "$marker"`}; then list="$list $p:$t"; continue; fi
+  read -r l < $d/stat 2>/dev/null || continue; r=\${l##*) }; set -- $r
+  [ "$3" = "$P" ] && [ "$leader" = "${state.startTicks ?? ''}" ] && list="$list $p:$t"
+done
+alive() { n=""; for e in $list; do [ "$(ticks \${e%:*})" = "\${e#*:}" ] && n="$n \${e%:*}"; done; echo $n; }
+echo "pids$(for e in $list; do printf ' %s' \${e%:*}; done)"
+[ -z "$list" ] && { echo "outcome not-running"; exit 0; }
+for e in $list; do kill -TERM \${e%:*} 2>/dev/null; done
+i=0; while [ -n "$(alive)" ] && [ $i -lt $TO ]; do sleep 0.1; i=$((i+1)); done
+sig=SIGTERM
+if [ -n "$(alive)" ]; then
+  sig=SIGKILL; for p in $(alive); do kill -KILL $p 2>/dev/null; done
+  j=0; while [ -n "$(alive)" ] && [ $j -lt 100 ]; do sleep 0.1; j=$((j+1)); i=$((i+1)); done
+fi
+echo "signal $sig"; echo "tenths $i"
+s=$(alive); if [ -n "$s" ]; then echo "survivors $s"; else echo "outcome exited"; fi
+`;
+}
+/** Stops the server the main step launched on its host, and says how; never throws for one already gone. */
+async function stopRemoteAtJobEnd(state, deps) {
+    const env = deps.env ?? process.env;
+    const host = new SshHost(state.host, env[SSH_COMMAND_VARIABLE]);
+    try {
+        const why = host.open();
+        const base = { pid: state.pid, scope: 'tree', host: state.host };
+        if (why !== undefined) {
+            const record = {
+                ...base,
+                pids: [],
+                outcome: 'survived',
+                survivors: [state.pid],
+                gpu: { kind: 'unavailable', why }
+            };
+            return { record, clean: false, logFile: state.logFile };
+        }
+        const gpu = () => gpuSnapshot({
+            command: host.program,
+            prefix: [...host.args(), 'nvidia-smi'],
+            timeoutMs: 5_000,
+            signal: deps.cancel
+        });
+        const before = await gpu();
+        const cancelled = deps.cancel?.aborted === true;
+        const timeoutTenths = cancelled ? 0 : Math.ceil(state.timeoutMs / 100);
+        const run = await host.run(remoteStopScript(state, timeoutTenths), state.timeoutMs + 20_000);
+        const said = new Map(run.stdout
+            .split('\n')
+            .filter((l) => l.trim() !== '')
+            .map((l) => [
+            l.split(' ')[0],
+            l
+                .split(' ')
+                .slice(1)
+                .filter((w) => w !== '')
+        ]));
+        const pids = (said.get('pids') ?? []).map(Number);
+        const signal = said.get('signal')?.[0] === 'SIGKILL' ? 'SIGKILL' : 'SIGTERM';
+        const tenths = Number(said.get('tenths')?.[0] ?? 0);
+        const survivors = said.get('survivors')?.map(Number);
+        const outcome = said.get('outcome')?.[0];
+        const family = new Set(pids);
+        const atStart = before.kind === 'available' ? memoryHeldBy(before, family) : undefined;
+        const termAt = deps.clock.now() - tenths * 100;
+        const seconds = () => Math.round((deps.clock.now() - termAt) / 100) / 10;
+        const release = await gpuRelease(before, atStart, () => family, seconds, 30_000, { ...deps, gpu });
+        const record = outcome === 'not-running'
+            ? { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }
+            : survivors !== undefined || outcome === undefined
+                ? { ...base, pids, signal, outcome: 'survived', survivors: survivors ?? pids, gpu: release }
+                : { ...base, pids, signal, outcome: 'exited', secondsToExit: tenths / 10, gpu: release };
+        const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
+        const clean = exitedOnTerm && record.gpu.kind !== 'held';
+        return { record, clean, logTail: exitedOnTerm ? undefined : lastLines(state), logFile: state.logFile };
+    }
+    finally {
+        host.close();
+    }
+}
+/**
+ * A server across several nodes: every node stopped at once, by the same marker, told as one stop (the head's
+ * record, with every node's processes; survived where any node's did).
+ */
+async function stopRemoteNodes(state, deps) {
+    if (state.nodes === undefined || state.nodes.length === 0)
+        return stopRemoteAtJobEnd(state, deps);
+    const ends = await Promise.all([
+        stopRemoteAtJobEnd(state, deps),
+        ...state.nodes.map((node) => stopRemoteAtJobEnd({ ...state, ...node, nodes: undefined }, deps))
+    ]);
+    const [head] = ends;
+    const records = ends.map((e) => e.record);
+    const survivors = records.flatMap((r) => r.survivors ?? []);
+    const signal = records.some((r) => r.signal === 'SIGKILL') ? 'SIGKILL' : head.record.signal;
+    const record = {
+        ...head.record,
+        host: [state.host, ...state.nodes.map((n) => n.host)].join(', '),
+        pids: records.flatMap((r) => r.pids),
+        ...(signal === undefined ? {} : { signal }),
+        ...(survivors.length > 0 ? { outcome: 'survived', survivors } : {}),
+        ...(records.every((r) => r.outcome === 'not-running')
+            ? {}
+            : { outcome: survivors.length > 0 ? 'survived' : 'exited' })
+    };
+    return { ...head, record, clean: ends.every((e) => e.clean) };
+}
+
 ;// CONCATENATED MODULE: ./src/wait/servers/leftover.ts
 /**
  * With the URL alone: a ready answer on a local port counts unless a server an earlier job left running gave it.
@@ -25585,6 +26392,7 @@ function stepStart(ownId) {
 ;// CONCATENATED MODULE: ./src/wait/servers/kind.ts
 
 
+
 /**
  * No server at all (a URL and a model): nothing to check before, launch, follow, read or release; with `port-check`,
  * a ready answer on a local port from a server an earlier job left running is `leftover-server`.
@@ -25605,6 +26413,9 @@ function savedServer(state) {
     // a process `start` launched or `pid` gave: signalled by its pid, only while it is still the process recorded then
     if (state.kind === 'process')
         return { pid: state.pid, stop: (deps) => stopAtJobEnd(state, deps) };
+    // a process on another host: stopped there, over ssh, by its run marker and start time
+    if (state.kind === 'remote')
+        return { pid: state.pid, stop: (deps) => stopRemoteNodes(state, deps) };
     // a container: stopped through its engine (`docker stop`); a cancel makes the engine kill it at once (stop?t=0,
     // also mid-stop), told as a cancelled stop
     return { stop: (deps) => stopContainerAtJobEnd(state, deps) };
@@ -25615,6 +26426,7 @@ function savedServer(state) {
  * The whole wait, from settings to outcome, for every front end: each server's wait at once, and their tally; one
  * that can no longer become ready ends the others' waits.
  */
+
 
 
 
@@ -25675,6 +26487,8 @@ async function gate(settings, gateDeps) {
 }
 /** A server's kind: a container, a process to start or follow (or only its log to read), else none. */
 function kindOf(server, settings, deps) {
+    if (server.host !== undefined)
+        return remoteServer(server, settings, deps);
     if (server.container !== undefined)
         return containerServer(server, settings, deps);
     if (server.start !== undefined || server.pid !== undefined || server.logFile !== undefined)
@@ -26293,6 +27107,13 @@ const INPUTS = {
         ],
         lines: true
     },
+    host: {
+        default: '',
+        flag: [
+            'DESTINATION',
+            'the ssh destination the server runs on (user@host): --start, --pid and --log-file are its, read over one OpenSSH connection ($WAIT_FOR_MODEL_SSH_COMMAND: the ssh command)'
+        ]
+    },
     'log-file': {
         default: '',
         flag: [
@@ -26581,7 +27402,13 @@ function readCredentials(read, urls, env) {
 /** The servers: how each starts or which process it is, its log, and what to report about it. */
 function readServer(read, platform, endpoints) {
     // a fleet of servers, one per url line; else one server (or none) behind every endpoint
-    const servers = readFleet(read, endpoints, platform) ?? [readOneServer(read, platform)];
+    const fleet = readFleet(read, endpoints, platform);
+    // a fleet's servers are this runner's: a host for each is not read, and must not be ignored
+    if (fleet !== undefined && read.input('host').trim() !== '')
+        throw new InputError('host', {
+            problem: 'is the host of one server, and "start", "pid", "container" or "log-file" has one line per "url" line (a fleet of servers here): give one server on that host, or leave "host" out'
+        });
+    const servers = fleet ?? [readOneServer(read, platform)];
     // what a server needs is the same for each of a fleet's: the first one's kind speaks for all
     const kind = servers[0];
     const failPatternText = read.input('fail-pattern');
@@ -26620,6 +27447,9 @@ function readServer(read, platform, endpoints) {
 }
 /** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
 function readOneServer(read, platform) {
+    const nodes = readNodes(read);
+    if (nodes !== undefined)
+        return nodes;
     const start = read.script('start');
     checkStart(start, platform);
     const pid = read.field('pid', (t) => parsePid(t.trim()));
@@ -26632,12 +27462,56 @@ function readOneServer(read, platform) {
         throw new InputError('container', {
             problem: 'names the server, and so does "pid": give one (a container\'s processes are its own)'
         });
+    const host = read.field('host', (t) => parseHost(t.trim()));
+    if (host !== undefined && container !== undefined)
+        throw new InputError('host', {
+            problem: 'cannot be used with "container": give the remote server\'s "start" or "pid"'
+        });
+    if (host !== undefined && start === undefined && pid === undefined)
+        throw new InputError('host', {
+            problem: 'needs the server on that host: set "start" or "pid" (its process id there)'
+        });
+    if (host !== undefined && pid !== undefined && !('pid' in pid))
+        throw new InputError('pid', { problem: 'with "host", is the process id on that host (a number), not a file' });
     const logFile = read.text('log-file');
     // the container's output, else the started server's, is appended to it: through a link, to wherever it points
     const writer = container !== undefined ? 'container' : start !== undefined ? 'start' : undefined;
-    if (logFile !== undefined)
+    // a remote log is checked on its host, as it is opened there
+    if (logFile !== undefined && host === undefined)
         read.field('log-file', () => checkLogFile(logFile, writer));
-    return { start, pid, container, logFile };
+    return { start, pid, container, host, logFile };
+}
+/**
+ * One server across several nodes: `host` with one line per node (the head first, the one that serves the URL) and
+ * `start` with one line per `host` line, run on that line's host; undefined for a host of one line.
+ */
+function readNodes(read) {
+    const hostText = read.input('host');
+    const hosts = entryLines(hostText);
+    if (hosts.length < 2)
+        return undefined;
+    hosts.forEach((line, i) => {
+        try {
+            parseHost(line);
+        }
+        catch (e) {
+            const problem = e instanceof ProblemError ? e.problem : { problem: e.message };
+            throw new InputError('host', { ...problem, line: i + 1 });
+        }
+    });
+    const starts = entryLines(read.script('start') ?? '');
+    if (starts.length !== hosts.length || read.input('pid').trim() !== '' || read.input('container').trim() !== '')
+        throw new InputError('start', {
+            problem: `has ${starts.length} lines and "host" has ${hosts.length}: with one line per node in "host" (the head first), ` +
+                'give one "start" line per "host" line, run on that line\'s host (no "pid" or "container")'
+        });
+    const logFile = read.text('log-file');
+    return {
+        host: hosts[0],
+        start: starts[0],
+        logFile,
+        workers: hosts.slice(1).map((host, i) => ({ host, start: starts[i + 1] }))
+    };
 }
 /** The inputs that may name each endpoint's own server, in action.yml's order. */
 const PER_ENDPOINT = ['start', 'pid', 'container', 'log-file'];
@@ -27024,7 +27898,7 @@ async function stopNow(state, cancel, say) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8385);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3465);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 

@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4456:
+/***/ 4444:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16578,7 +16578,7 @@ async function gpuSnapshot(options = {}) {
  * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
  * anything it started (a wrapper's children would hold its output open), without waiting for the pipes to close.
  */
-function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal }, timeoutMs) {
+function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', prefix = [], signal }, timeoutMs) {
     return new Promise((resolve) => {
         if (signal?.aborted)
             return resolve({ kind: 'unavailable', why: 'cancelled' });
@@ -16586,7 +16586,7 @@ function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', signal 
             return resolve({ kind: 'unavailable', why: 'timeout' });
         // node:child_process only when nvidia-smi is asked
         const { spawn } = process.getBuiltinModule('node:child_process');
-        const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const child = spawn(command, [...prefix, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
         const out = new BoundedText();
         const err = new BoundedText();
         let settled = false;
@@ -16830,17 +16830,19 @@ function stopLines(r) {
                 ...lines,
                 {
                     level: 'info',
-                    text: `${r.container === undefined ? `Process ${r.pid}` : `The container ${r.container}`} is not running: nothing to stop.`
+                    text: `${r.container === undefined ? `Process ${r.pid}${r.host === undefined ? '' : ` on ${r.host}`}` : `The container ${r.container}`} is not running: nothing to stop.`
                 }
             ]
             : lines;
-    const what = r.container !== undefined
-        ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-        : r.scope === 'group'
-            ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
-            : r.notOurs === undefined
-                ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
-                : `the server's processes that carry its run marker (${r.pids.length} in all)`;
+    const what = r.host !== undefined
+        ? `the server's processes on ${r.host} that carry its run marker (${r.pids.length} in all, pid ${r.pid} there)`
+        : r.container !== undefined
+            ? `the container ${r.container} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+            : r.scope === 'group'
+                ? `the server's process group ${r.pid} (${r.pids.length} process${r.pids.length === 1 ? '' : 'es'})`
+                : r.notOurs === undefined
+                    ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
+                    : `the server's processes that carry its run marker (${r.pids.length} in all)`;
     const how = r.exitCode !== undefined && r.exitCode !== null
         ? `, exit code ${r.exitCode}`
         : r.exitSignal
@@ -18274,6 +18276,15 @@ function parseContainer(text) {
         return undefined;
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
         throw new ProblemError({ value: printable(text), form: CONTAINER_FORM });
+    return text;
+}
+const HOST_FORM = 'an ssh destination such as root@10.1.230.174 or a Host of your ssh config';
+/** An ssh destination: nothing ssh could take for an option, no space or control character. */
+function parseHost(text) {
+    if (text === '')
+        return undefined;
+    if (!/^[A-Za-z0-9_][A-Za-z0-9_.@:[\]%-]{0,254}$/.test(text))
+        throw new ProblemError({ value: printable(text), form: HOST_FORM });
     return text;
 }
 const parse_PID_FORM = 'a process id (12345) or the path of a file holding one';
@@ -19878,6 +19889,26 @@ const MAX_SERVERS = 1000;
 function serverEndState(settings, server) {
     const { start, container, stop, stopTimeoutMs: timeoutMs, logLines } = settings;
     const logFile = server?.logFile;
+    if (settings.host !== undefined) {
+        // a remote server is stopped only by its marker: one `start` launched there, or `pid` with `stop: always`
+        const ours = start !== undefined ? stop !== 'never' : stop === 'always';
+        if (!ours || server?.pid === undefined || server.host === undefined)
+            return undefined;
+        const { pid, startTicks, bootId, runMarker } = server;
+        const nodes = server.nodes === undefined ? {} : { nodes: server.nodes };
+        return {
+            kind: 'remote',
+            host: server.host,
+            pid,
+            startTicks,
+            bootId,
+            runMarker,
+            timeoutMs,
+            logFile,
+            logLines,
+            ...nodes
+        };
+    }
     if (container !== undefined) {
         // only a container `start` ran is this job's to stop (`stop: job-end`), or any with `stop: always`
         const ours = (start !== undefined && stop === 'job-end') || stop === 'always';
@@ -19896,10 +19927,10 @@ function serverEndState(settings, server) {
 /** Each server's entry, in the order of the `url` lines, from what is known of each so far (undefined: not launched). */
 function serverEndStates(settings, facts) {
     const { stop, stopTimeoutMs, logLines } = settings;
-    return settings.servers.map(({ start, container }, i) => serverEndState({ start, container, stop, stopTimeoutMs, logLines }, facts(i)));
+    return settings.servers.map(({ start, container, host }, i) => serverEndState({ start, container, host, stop, stopTimeoutMs, logLines }, facts(i)));
 }
 /** Whether some server, once launched, is this job's to stop: its state must then be saved as soon as it runs. */
-const stopsAnyAtJobEnd = (settings) => serverEndStates(settings, () => ({ pid: 1, container: 'any' })).some((s) => s !== undefined);
+const stopsAnyAtJobEnd = (settings) => serverEndStates(settings, () => ({ pid: 1, container: 'any', host: 'any' })).some((s) => s !== undefined);
 /** The state to save (each server's entry, in order), or undefined when no server has one. */
 function jobEndState(servers) {
     if (servers.every((s) => s === undefined))
@@ -19943,6 +19974,8 @@ function readJobEndState(get) {
 const PID_MAX = 4_194_304;
 const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MARKER_FORM = /^[0-9a-f]{32}$/;
+/** As `host` takes it: nothing ssh could read as an option. */
+const job_end_HOST_FORM = /^[A-Za-z0-9_][A-Za-z0-9_.@:[\]%-]{0,254}$/;
 const job_end_CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
 /** A path as `log-file` takes it (the post step runs in the workspace too): no control character, at most PATH_MAX. */
 // eslint-disable-next-line no-control-regex
@@ -19983,16 +20016,41 @@ function readServerEndState(entry, i) {
             socket: matching('socket', PATH_FORM, 'a socket path without control characters', false),
             ...common
         };
-    if (saved.kind !== 'process')
-        throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process" or "container"');
-    return {
-        kind: 'process',
+    const processEntry = {
         pid: whole('pid', 2, PID_MAX, `a process id from 2 to ${PID_MAX}`),
         startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
         bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
         runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
         ...common
     };
+    if (saved.kind === 'remote') {
+        const host = matching('host', job_end_HOST_FORM, 'an ssh destination', false);
+        if (saved.nodes === undefined)
+            return { kind: 'remote', host, ...processEntry };
+        const nodes = saved.nodes;
+        if (!Array.isArray(nodes) || nodes.length > MAX_SERVERS)
+            throw new JobEndStateError(`${at}.nodes`, shown(nodes), 'a list of nodes');
+        return {
+            kind: 'remote',
+            host,
+            ...processEntry,
+            nodes: nodes.map((n, j) => {
+                const node = (typeof n === 'object' && n !== null ? n : {});
+                const where = `${at}.nodes[${j}]`;
+                if (typeof node.host !== 'string' || !job_end_HOST_FORM.test(node.host))
+                    throw new JobEndStateError(`${where}.host`, shown(node.host), 'an ssh destination');
+                if (typeof node.pid !== 'number' || !Number.isInteger(node.pid) || node.pid < 2 || node.pid > PID_MAX)
+                    throw new JobEndStateError(`${where}.pid`, shown(node.pid), `a process id from 2 to ${PID_MAX}`);
+                const ticks = node.startTicks;
+                if (ticks !== undefined && (typeof ticks !== 'number' || !Number.isSafeInteger(ticks) || ticks < 0))
+                    throw new JobEndStateError(`${where}.startTicks`, shown(ticks), 'a start time in clock ticks, or none');
+                return { host: node.host, pid: node.pid, startTicks: ticks };
+            })
+        };
+    }
+    if (saved.kind !== 'process')
+        throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process", "container" or "remote"');
+    return { kind: 'process', ...processEntry };
 }
 /** A saved value as the refusal shows it. */
 const shown = (v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
@@ -21224,6 +21282,289 @@ async function stopContainerAtJobEnd(state, deps) {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/server/ssh.ts
+
+
+
+
+// node:child_process only where a host is given
+const cp = () => process.getBuiltinModule('node:child_process');
+/** The variable that gives the ssh command with its options, as GIT_SSH_COMMAND does for git. */
+const SSH_COMMAND_VARIABLE = 'WAIT_FOR_MODEL_SSH_COMMAND';
+/** How long the first connection (and a remote command) may take before the host is called unreachable. */
+const CONNECT_TIMEOUT_S = 10;
+/** A port on loopback that nothing listens on now. */
+function freeLocalPort() {
+    return new Promise((resolve, reject) => {
+        const probe = process.getBuiltinModule('node:net').createServer();
+        probe.once('error', reject);
+        probe.listen(0, '127.0.0.1', () => {
+            const { port } = probe.address();
+            probe.close(() => resolve(port));
+        });
+    });
+}
+/** The ssh command's words: `ssh -F ./ssh_config -i './my key'`, split as a shell would (quotes, no expansion). */
+function sshWords(text) {
+    if (text === undefined || text.trim() === '')
+        return ['ssh'];
+    const words = [];
+    for (const m of text.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g))
+        words.push(m[1] ?? m[2]?.replace(/\\(.)/g, '$1') ?? m[3]);
+    return words;
+}
+/** A word for a POSIX shell, quoted whole. */
+const shellQuoted = (word) => `'${word.replace(/'/g, `'\\''`)}'`;
+/** Why a connection failed, from ssh's own words: a changed host key and an unknown one are told as such. */
+function connectFailure(host, stderr) {
+    const lines = stderr
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !/^[@W]/.test(l) && !l.startsWith('Warning: Permanently added'));
+    const said = text_printable(lines.find((l) => /denied|refused|timed out|resolve|unreachable|No route/i.test(l)) ?? '');
+    if (/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key for .* has changed/.test(stderr))
+        return `the host key of ${host} has changed since it was recorded in known_hosts (a reinstalled host, or someone in between): check it, then update known_hosts`;
+    if (/Host key verification failed|No .* host key is known/.test(stderr))
+        return `the host key of ${host} is not in known_hosts (host-key checking stays on): add it (ssh-keyscan, checked) first`;
+    return `cannot reach ${host} over ssh (${said || text_printable(lines[lines.length - 1] ?? 'no answer')})`;
+}
+/** One host, through one master connection; `open` makes it, `close` ends it. */
+class SshHost {
+    host;
+    dir;
+    words;
+    constructor(host, sshCommand) {
+        this.host = host;
+        this.words = sshWords(sshCommand);
+        // a private directory (0700): the control socket is the connection itself
+        this.dir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'wfm-ssh-'));
+    }
+    get controlPath() {
+        return (0,external_node_path_namespaceObject.join)(this.dir, 'cm');
+    }
+    /** ssh's own arguments for one command over the connection, the host last. */
+    args(...extra) {
+        return [
+            ...this.words.slice(1),
+            '-o',
+            'BatchMode=yes',
+            '-o',
+            `ConnectTimeout=${CONNECT_TIMEOUT_S}`,
+            '-o',
+            `ControlPath=${this.controlPath}`,
+            ...extra,
+            '--',
+            this.host
+        ];
+    }
+    get program() {
+        return this.words[0];
+    }
+    /**
+     * Opens the master connection (it persists in the background until `close`, or a minute after its last use);
+     * the error names the host and why (unreachable, a changed or unknown host key).
+     */
+    open() {
+        const errFile = (0,external_node_path_namespaceObject.join)(this.dir, 'connect.err');
+        const err = (0,external_node_fs_namespaceObject.openSync)(errFile, 'wx', 0o600);
+        try {
+            // stderr to a file: the backgrounded master keeps it open, and a pipe would never close
+            const run = cp().spawnSync(this.program, [...this.args('-o', 'ControlMaster=yes', '-o', 'ControlPersist=60'), 'true'], { stdio: ['ignore', 'ignore', err], timeout: (CONNECT_TIMEOUT_S + 5) * 1000 });
+            if (run.status === 0)
+                return undefined;
+            const stderr = (0,external_node_fs_namespaceObject.readFileSync)(errFile, 'utf8');
+            return run.error !== undefined && run.error.code === 'ENOENT'
+                ? `cannot run "${text_printable(this.program)}" to reach ${this.host} (not found; ${SSH_COMMAND_VARIABLE} gives the ssh command)`
+                : connectFailure(this.host, stderr);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(err);
+        }
+    }
+    /** Runs `script` with the remote host's POSIX shell, given on stdin. */
+    run(script, timeoutMs = 10_000, signal) {
+        return new Promise((resolve) => {
+            const child = cp().spawn(this.program, [...this.args(), 'sh -s'], { stdio: ['pipe', 'pipe', 'pipe'] });
+            const out = [];
+            const err = [];
+            child.stdout.on('data', (d) => out.push(d));
+            child.stderr.on('data', (d) => err.push(d));
+            const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+            const onAbort = () => void child.kill('SIGKILL');
+            signal?.addEventListener('abort', onAbort, { once: true });
+            child.once('error', (e) => {
+                clearTimeout(timer);
+                resolve({ code: null, stdout: '', stderr: e.message });
+            });
+            child.once('close', (code) => {
+                clearTimeout(timer);
+                signal?.removeEventListener('abort', onAbort);
+                resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+            });
+            child.stdin.on('error', () => undefined);
+            child.stdin.end(script);
+        });
+    }
+    /** As `run`, blocking: for the few reads that must answer at once (a process's environment). */
+    runSync(script, timeoutMs = 5_000) {
+        const run = cp().spawnSync(this.program, [...this.args(), 'sh -s'], {
+            input: script,
+            timeout: timeoutMs,
+            maxBuffer: 4 * 1024 * 1024
+        });
+        return { code: run.status, stdout: run.stdout?.toString('utf8') ?? '', stderr: run.stderr?.toString('utf8') ?? '' };
+    }
+    /** A long-running remote command (a follower, a watcher), its output to `stdout` (a file descriptor) or a pipe. */
+    spawn(command, stdout) {
+        return cp().spawn(this.program, [...this.args(), command], { stdio: ['ignore', stdout, 'ignore'] });
+    }
+    /** A local port on loopback that leads to `port` on the remote host's loopback, over the connection. */
+    async forward(remoteHost, port) {
+        // ssh takes no port 0 for a local forward: a free one is picked, and picked again should another take it first
+        for (let attempt = 0; attempt < 5; attempt++) {
+            const local = await freeLocalPort();
+            const run = cp().spawnSync(this.program, this.args('-O', 'forward', '-L', `127.0.0.1:${local}:${remoteHost}:${port}`), {
+                timeout: CONNECT_TIMEOUT_S * 1000
+            });
+            if (run.status === 0)
+                return local;
+        }
+        return undefined;
+    }
+    /** Ends the master connection (and every forward over it) and removes the private directory. */
+    close() {
+        cp().spawnSync(this.program, this.args('-O', 'exit'), { stdio: 'ignore', timeout: 5_000 });
+        (0,external_node_fs_namespaceObject.rmSync)(this.dir, { recursive: true, force: true });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/server/remote-stop.ts
+/**
+ * The job-end stop of a server on another host: one shell script there finds the processes that carry this run's
+ * marker and started no earlier than the server (with the server's own group while its leader is still the process
+ * launched), sends SIGTERM, SIGKILL after the timeout, and tells what went; GPU memory is read with that host's
+ * nvidia-smi, as for a local stop.
+ */
+
+
+
+
+/** The stop, as a script for the host's POSIX shell; `timeoutTenths` from SIGTERM to SIGKILL. */
+function remoteStopScript(state, timeoutTenths) {
+    const since = state.startTicks ?? 0;
+    return `P=${state.pid}; T=${since}; TO=${timeoutTenths}
+marker=${RUN_MARKER}=${state.runMarker ?? 'none'}
+ticks() { read -r l < /proc/$1/stat 2>/dev/null || return 1; r=\${l##*) }; set -- $r; [ "$1" = Z ] && return 1; shift 19; echo "$1"; }
+leader=$(ticks $P)
+list=""
+for d in /proc/[0-9]*; do
+  p=\${d#/proc/}; t=$(ticks $p) || continue; [ "$t" -ge "$T" ] || continue
+  if ${state.runMarker === undefined ? 'false' : `tr '\\0' '\\n' < $d/environ 2>/dev/null | grep -qxF "$marker"`}; then list="$list $p:$t"; continue; fi
+  read -r l < $d/stat 2>/dev/null || continue; r=\${l##*) }; set -- $r
+  [ "$3" = "$P" ] && [ "$leader" = "${state.startTicks ?? ''}" ] && list="$list $p:$t"
+done
+alive() { n=""; for e in $list; do [ "$(ticks \${e%:*})" = "\${e#*:}" ] && n="$n \${e%:*}"; done; echo $n; }
+echo "pids$(for e in $list; do printf ' %s' \${e%:*}; done)"
+[ -z "$list" ] && { echo "outcome not-running"; exit 0; }
+for e in $list; do kill -TERM \${e%:*} 2>/dev/null; done
+i=0; while [ -n "$(alive)" ] && [ $i -lt $TO ]; do sleep 0.1; i=$((i+1)); done
+sig=SIGTERM
+if [ -n "$(alive)" ]; then
+  sig=SIGKILL; for p in $(alive); do kill -KILL $p 2>/dev/null; done
+  j=0; while [ -n "$(alive)" ] && [ $j -lt 100 ]; do sleep 0.1; j=$((j+1)); i=$((i+1)); done
+fi
+echo "signal $sig"; echo "tenths $i"
+s=$(alive); if [ -n "$s" ]; then echo "survivors $s"; else echo "outcome exited"; fi
+`;
+}
+/** Stops the server the main step launched on its host, and says how; never throws for one already gone. */
+async function stopRemoteAtJobEnd(state, deps) {
+    const env = deps.env ?? process.env;
+    const host = new SshHost(state.host, env[SSH_COMMAND_VARIABLE]);
+    try {
+        const why = host.open();
+        const base = { pid: state.pid, scope: 'tree', host: state.host };
+        if (why !== undefined) {
+            const record = {
+                ...base,
+                pids: [],
+                outcome: 'survived',
+                survivors: [state.pid],
+                gpu: { kind: 'unavailable', why }
+            };
+            return { record, clean: false, logFile: state.logFile };
+        }
+        const gpu = () => gpuSnapshot({
+            command: host.program,
+            prefix: [...host.args(), 'nvidia-smi'],
+            timeoutMs: 5_000,
+            signal: deps.cancel
+        });
+        const before = await gpu();
+        const cancelled = deps.cancel?.aborted === true;
+        const timeoutTenths = cancelled ? 0 : Math.ceil(state.timeoutMs / 100);
+        const run = await host.run(remoteStopScript(state, timeoutTenths), state.timeoutMs + 20_000);
+        const said = new Map(run.stdout
+            .split('\n')
+            .filter((l) => l.trim() !== '')
+            .map((l) => [
+            l.split(' ')[0],
+            l
+                .split(' ')
+                .slice(1)
+                .filter((w) => w !== '')
+        ]));
+        const pids = (said.get('pids') ?? []).map(Number);
+        const signal = said.get('signal')?.[0] === 'SIGKILL' ? 'SIGKILL' : 'SIGTERM';
+        const tenths = Number(said.get('tenths')?.[0] ?? 0);
+        const survivors = said.get('survivors')?.map(Number);
+        const outcome = said.get('outcome')?.[0];
+        const family = new Set(pids);
+        const atStart = before.kind === 'available' ? memoryHeldBy(before, family) : undefined;
+        const termAt = deps.clock.now() - tenths * 100;
+        const seconds = () => Math.round((deps.clock.now() - termAt) / 100) / 10;
+        const release = await gpuRelease(before, atStart, () => family, seconds, 30_000, { ...deps, gpu });
+        const record = outcome === 'not-running'
+            ? { ...base, pids: [], outcome: 'not-running', gpu: { kind: 'none' } }
+            : survivors !== undefined || outcome === undefined
+                ? { ...base, pids, signal, outcome: 'survived', survivors: survivors ?? pids, gpu: release }
+                : { ...base, pids, signal, outcome: 'exited', secondsToExit: tenths / 10, gpu: release };
+        const exitedOnTerm = record.outcome !== 'survived' && record.signal !== 'SIGKILL';
+        const clean = exitedOnTerm && record.gpu.kind !== 'held';
+        return { record, clean, logTail: exitedOnTerm ? undefined : lastLines(state), logFile: state.logFile };
+    }
+    finally {
+        host.close();
+    }
+}
+/**
+ * A server across several nodes: every node stopped at once, by the same marker, told as one stop (the head's
+ * record, with every node's processes; survived where any node's did).
+ */
+async function stopRemoteNodes(state, deps) {
+    if (state.nodes === undefined || state.nodes.length === 0)
+        return stopRemoteAtJobEnd(state, deps);
+    const ends = await Promise.all([
+        stopRemoteAtJobEnd(state, deps),
+        ...state.nodes.map((node) => stopRemoteAtJobEnd({ ...state, ...node, nodes: undefined }, deps))
+    ]);
+    const [head] = ends;
+    const records = ends.map((e) => e.record);
+    const survivors = records.flatMap((r) => r.survivors ?? []);
+    const signal = records.some((r) => r.signal === 'SIGKILL') ? 'SIGKILL' : head.record.signal;
+    const record = {
+        ...head.record,
+        host: [state.host, ...state.nodes.map((n) => n.host)].join(', '),
+        pids: records.flatMap((r) => r.pids),
+        ...(signal === undefined ? {} : { signal }),
+        ...(survivors.length > 0 ? { outcome: 'survived', survivors } : {}),
+        ...(records.every((r) => r.outcome === 'not-running')
+            ? {}
+            : { outcome: survivors.length > 0 ? 'survived' : 'exited' })
+    };
+    return { ...head, record, clean: ends.every((e) => e.clean) };
+}
+
 ;// CONCATENATED MODULE: ./src/server/process.ts
 /** The model server as a process: launched by `start` or found by `pid`, watched until it exits, left running. */
 
@@ -21583,6 +21924,7 @@ function stepStart(ownId) {
 ;// CONCATENATED MODULE: ./src/wait/servers/kind.ts
 
 
+
 /**
  * No server at all (a URL and a model): nothing to check before, launch, follow, read or release; with `port-check`,
  * a ready answer on a local port from a server an earlier job left running is `leftover-server`.
@@ -21603,6 +21945,9 @@ function savedServer(state) {
     // a process `start` launched or `pid` gave: signalled by its pid, only while it is still the process recorded then
     if (state.kind === 'process')
         return { pid: state.pid, stop: (deps) => stopAtJobEnd(state, deps) };
+    // a process on another host: stopped there, over ssh, by its run marker and start time
+    if (state.kind === 'remote')
+        return { pid: state.pid, stop: (deps) => stopRemoteNodes(state, deps) };
     // a container: stopped through its engine (`docker stop`); a cancel makes the engine kill it at once (stop?t=0,
     // also mid-stop), told as a cancelled stop
     return { stop: (deps) => stopContainerAtJobEnd(state, deps) };
@@ -21956,7 +22301,7 @@ const shortTail = (end) => end.logTail === undefined ? end : { ...end, logTail: 
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4456);
+/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4444);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2206);
 
 

@@ -23,6 +23,8 @@ try {
   bundle('src/index.ts', 'index', ['--license', 'licenses.txt'])
   bundle('src/cli.ts', 'cli')
   bundle('src/post.ts', 'post')
+  // @actions/cache, run as a process of its own for `history-file: actions-cache`: its licenses join the action's
+  bundle('src/cache.ts', 'cache', ['--license', 'licenses.txt'])
   // the post step makes no HTTP request: no undici, no http2 in it
   noHttp2([join(next, 'index.js'), join(next, 'cli.js')])
   asciiOnly(
@@ -63,5 +65,10 @@ function bundle(entry, name, extra = []) {
   // ncc's package.json ("type": "module") is kept once, with the action
   for (const file of ['licenses.txt', 'package.json'])
     if (name === 'index' && existsSync(join(out, file))) renameSync(join(out, file), join(next, file))
+  if (name === 'cache')
+    writeFileSync(
+      join(next, 'licenses.txt'),
+      `${readFileSync(join(next, 'licenses.txt'), 'utf8').trimEnd()}\n\n${readFileSync(join(out, 'licenses.txt'), 'utf8')}`
+    )
   rmSync(out, { recursive: true, force: true })
 }

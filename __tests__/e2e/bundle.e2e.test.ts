@@ -34,7 +34,7 @@ const chunkFiles = readdirSync(new URL('dist/', root))
   .filter((f) => /^\d+\.(index|cli|post)\.js$/.test(f))
   .map((f) => `dist/${f}`)
 
-it.each([...bundles, 'dist/post.js', ...chunkFiles])(
+it.each([...bundles, 'dist/post.js', 'dist/cache.js', ...chunkFiles])(
   '%s is plain ASCII, so that V8 holds its source at one byte per character',
   (file) => {
     expect(text(file).match(/[\u0080-\uffff]/g) ?? []).toEqual([])

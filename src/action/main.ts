@@ -2,11 +2,15 @@
  * The GitHub layer: inputs in; outputs, summary and failure out. The wait is `gate`'s and what follows it is
  * `conclude`'s: this module only carries the conclusion out with the runner's commands.
  */
+import { mkdirSync, mkdtempSync } from 'node:fs'
+import { join } from 'node:path'
 import { cancelOnSignals, type Halter } from '../runtime/halter.js'
 import { gate } from '../wait/gate.js'
 import { conclude } from '../wait/conclusion.js'
 import { carryOut } from '../wait/carry-out.js'
-import { defaultHistoryFile } from '../history/store.js'
+import { defaultHistoryFile, historyKey } from '../history/store.js'
+import { type CachedHistory, cachePrefix, HISTORY_NAME, restoreHistory } from '../history/actions-cache.js'
+import { ACTIONS_CACHE, type Settings } from '../inputs/settings.js'
 import {
   annotate,
   group,
@@ -40,7 +44,8 @@ import {
   stateLostStoppedText,
   stateRefusedStartText,
   stopLines,
-  summaryLostText
+  summaryLostText,
+  historyNotSavedText
 } from '../report/lifecycle-report.js'
 import {
   JOB_END_STATE_NAME,
@@ -53,13 +58,35 @@ import {
 import { savedServer } from '../wait/servers/kind.js'
 import { gpuSnapshot } from '../gpu/nvidia-smi.js'
 import type { ServerFacts } from '../facts/outcome.js'
-import type { Settings } from '../inputs/settings.js'
 
 /**
  * An input as @actions/core's getInput reads it; one missing from the environment (outside a runner) takes its
  * action.yml default, as the runner would give it, and one set to '' stays '' (history-file '' is history off).
  */
 const actionInput = (name: InputName): string => (process.env[inputVariable(name)] ?? INPUT_DEFAULTS[name]).trim()
+
+/**
+ * The Actions cache's newest entry of this history key, restored into a folder of this step's under RUNNER_TEMP
+ * (removed by the runner at the job's end).
+ */
+async function restoreCached(
+  settings: Settings
+): Promise<{ history: CachedHistory; path: string } | { problem: string }> {
+  const temp = process.env.RUNNER_TEMP
+  if (!temp) return { problem: 'History is off: RUNNER_TEMP is not set, where the Actions cache is restored.' }
+  const key =
+    settings.historyKey ??
+    historyKey(
+      settings.servers.map((s) => s.targets.map((t) => t.url.href).join('\n')).join('\n'),
+      settings.model,
+      settings.servers.map((s) => s.start ?? '').join('\n')
+    )
+  mkdirSync(temp, { recursive: true })
+  const restored = await restoreHistory(mkdtempSync(join(temp, 'wait-for-model-history-')), cachePrefix(key))
+  return 'problem' in restored
+    ? restored
+    : { history: restored.history, path: join(restored.history.dir, HISTORY_NAME) }
+}
 
 export async function run(): Promise<void> {
   let secrets: string[] = []
@@ -85,7 +112,8 @@ export async function run(): Promise<void> {
 
     // The job-end step stops what `start` launched by the state saved here, at once as each server is launched:
     // a runner file that cannot take it refuses the start, as nothing could stop the server afterwards.
-    const saveNow = stopsAnyAtJobEnd(settings) ? await stateSaver() : undefined
+    const cached = settings.historyFile === ACTIONS_CACHE ? await restoreCached(settings) : undefined
+    const saveNow = stopsAnyAtJobEnd(settings) || cached !== undefined ? await stateSaver() : undefined
     const saveFails = (values: Record<string, string>): string | undefined => {
       try {
         saveNow?.(values)
@@ -110,8 +138,13 @@ export async function run(): Promise<void> {
       notice: (line, what) => note('notice', line, what),
       cancel,
       defaultHistory: defaultHistoryFile(process.env, 'action'),
-      launched: launches.launched
+      launched: launches.launched,
+      cachedHistory: cached && ('problem' in cached ? { notice: cached.problem } : { path: cached.path })
     })
+    // the job-end step saves what this run appended to the restored copy
+    const historyLost =
+      cached !== undefined && 'history' in cached ? saveFails({ history: JSON.stringify(cached.history) }) : undefined
+    if (historyLost !== undefined) annotate('warning', historyNotSavedText(historyLost), RUNNER_FILE_TITLE)
 
     const concluded = conclude(outcome, settings)
     // The post step stops the server at the job end: it learns which one from the runner's state.
@@ -134,6 +167,8 @@ export async function run(): Promise<void> {
         async outputs(values, summary) {
           // Registered for the steps after this one; this step's own lines were redacted as they were written.
           secrets.forEach(setSecret)
+          // a history the Actions cache could not give is said once, in the summary too
+          const off = cached !== undefined && 'problem' in cached ? `\n> ${cached.problem}\n` : ''
           await setOutputs(values).catch((e: unknown) =>
             setFailed(outputsLostText(runnerFileText('GITHUB_OUTPUT', process.env.GITHUB_OUTPUT, e)), RUNNER_FILE_TITLE)
           )
@@ -141,7 +176,7 @@ export async function run(): Promise<void> {
             await (
               await jobSummary()
             )
-              .addRaw(summary())
+              .addRaw(summary() + off)
               .write()
               .catch((e: unknown) =>
                 annotate(

@@ -4,6 +4,7 @@
  * the log and the job summary. It never fails the job: a server that outlives SIGKILL, or GPU memory not released
  * in time, is a warning.
  */
+import { readCachedHistory, saveHistory } from '../history/actions-cache.js'
 import { gpuSnapshot } from '../gpu/nvidia-smi.js'
 import {
   type FleetMember,
@@ -12,6 +13,7 @@ import {
   jobEndErrorText,
   jobEndSummary,
   jobEndSummaryErrorText,
+  historyNotSavedText,
   NOTHING_TO_STOP,
   refusedStateText,
   stopLines
@@ -46,7 +48,30 @@ export async function runPost(env: NodeJS.ProcessEnv = process.env): Promise<voi
   } catch (e) {
     warn(e)
   }
+  try {
+    await saveCached(env)
+  } catch (e) {
+    warn(e)
+  }
   process.exitCode = 0
+}
+
+/** The history the main step restored from the Actions cache and appended to, saved; never a failure. */
+async function saveCached(env: NodeJS.ProcessEnv): Promise<void> {
+  const history = readCachedHistory((env.STATE_history ?? '').trim(), env.RUNNER_TEMP)
+  if (history === undefined) return
+  const saved = await saveHistory(history)
+  if ('saved' in saved) return info(`History saved to the Actions cache as ${saved.saved}.`)
+  if ('unchanged' in saved) return
+  const line = historyNotSavedText(saved.problem)
+  annotate('warning', line)
+  if (env.GITHUB_STEP_SUMMARY)
+    await (
+      await jobSummary()
+    )
+      .addRaw(`\n> ${line}\n`)
+      .write()
+      .catch(() => undefined)
 }
 
 async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {

@@ -52,7 +52,7 @@ export function waitHelpText(): string {
     '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded] [--on-gpu SHARE]',
     '                          [--tokens-per-second 100] [--ttft 50ms] [--log-file PATH]',
     '  wait-for-model stop --pid N | --container NAME [repeated] [--timeout 30s] [--json]',
-    '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
+    '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv] [--html FILE]',
     '  wait-for-model demo',
     '',
     'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_FAIL_PATTERN=...):',
@@ -153,12 +153,13 @@ export function historyHelpText(): string {
   return [
     'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',
     '',
-    'Usage: wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
+    'Usage: wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv] [--html FILE]',
     '',
     ...table([
       ['--key KEY', 'only the runs with this history key (the key a wait was given with --history-key, or its hash)'],
       ['--file PATH', 'the history file (default: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl)'],
       ['--format FORMAT', 'table (default), json (one array) or csv (RFC 4180, with a header row)'],
+      ['--html FILE', 'write one self-contained page instead: charts per key, environment changes, phases, runs'],
       ['-h, --help', 'show this help']
     ]),
     '',

@@ -64,8 +64,27 @@ export interface RunFindings {
   usualDecodeTokensPerSecond?: number
   /** In words, when the smoke test's decode rate was lower than the throughput threshold allows. */
   throughputRegression?: string
+  /** Why no earlier run compares with this one, when there are earlier runs of the key on another set-up. */
+  unlike?: string
+  /** The `env-report` variables changed since the previous comparable run (a credential's values `***`). */
+  envChanges?: Array<{ name: string; was: string | null; now: string | null }>
+  /** This run against the earlier comparable ones, for a workflow to act on. */
+  verdict?: RunVerdict
+  /** The last comparable runs and this one, oldest first, for the summary's chart. */
+  trend?: TrendPoint[]
   notices: string[]
 }
+
+/** One run of the trend, oldest first; the last is this one. */
+export interface TrendPoint {
+  startupSeconds?: number
+  decodeTokensPerSecond?: number
+  /** Names of the `env-report` variables that changed since the run before. */
+  envChanged: string[]
+}
+
+/** The `verdict` output: the first that holds, in this order (a ready run; `not-ready` otherwise). */
+type RunVerdict = 'slower-decode' | 'slower-startup' | 'environment-changed' | 'no-baseline' | 'ok'
 
 /** The startup profile from the server's log, and this run against earlier ones (the history's findings). */
 export type ProfileFacts = Omit<RunFindings, 'notices'> & {

@@ -212,3 +212,38 @@ export function memoryHeldBy(
   const apps = snapshot.apps.filter((a) => pids.has(a.pid))
   return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps }
 }
+
+/** What a run's figures depend on of the GPUs: their model, how many the server sees, and the driver. */
+export interface GpuInventory {
+  model: string
+  count: number
+  driver: string
+}
+
+const INVENTORY_QUERY = ['--query-gpu=index,uuid,name,driver_version', '--format=csv,noheader,nounits']
+
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (all when unset), as one model (several models: joined with ` + `);
+ * undefined where nvidia-smi cannot tell or none is visible.
+ */
+export async function gpuInventory(
+  options: NvidiaSmiOptions & { cudaVisibleDevices?: string } = {}
+): Promise<GpuInventory | undefined> {
+  const run = await runNvidiaSmi(INVENTORY_QUERY, options, options.timeoutMs ?? 5_000)
+  if (run.kind !== 'ok') return undefined
+  const rows = csvRows(run.stdout, 4)
+  if (rows === undefined || rows.length === 0) return undefined
+  const gpus = rows.map((f) => ({
+    index: Number(f[0]),
+    uuid: f[1],
+    name: f.slice(2, -1).join(','),
+    driver: f.at(-1) ?? ''
+  }))
+  const seen = visibleGpus(gpus, options.cudaVisibleDevices) as typeof gpus
+  if (seen.length === 0) return undefined
+  return {
+    model: [...new Set(seen.map((g) => g.name))].join(' + '),
+    count: seen.length,
+    driver: [...new Set(seen.map((g) => g.driver))].join(' + ')
+  }
+}

@@ -29,6 +29,11 @@ export interface RunRecord {
   smokeTokens?: number
   /** Once ready, where the model was (`gpu`, `partial`, `cpu`), where something told it. */
   placement?: string
+  /** What the figures depend on: runs compare only with runs on the same (a part unknown on either side aside). */
+  gpu?: { model: string; count: number; driver: string }
+  engineVersion?: string
+  /** The listed id that was served. */
+  modelId?: string
 }
 
 export const KEEP_RUNS = 100

@@ -11,6 +11,19 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
+/**
+ * The run-to-run noise of `values`: 1.4826 × their median absolute deviation from the median, which is the standard
+ * deviation for normally spread values but not moved by one wild run.
+ */
+function spread(values: readonly number[]): number {
+  if (values.length < 2) return 0
+  const m = median(values)
+  return 1.4826 * median(values.map((v) => Math.abs(v - m)))
+}
+
+/** A change is told only past this many spreads of the earlier runs: within it, it is their usual noise. */
+export const NOISE_SPREADS = 3
+
 export function usualStartup(earlier: readonly RunRecord[]): (UsualStartup & { runs: number }) | undefined {
   const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF)
   if (ready.length === 0) return undefined
@@ -37,6 +50,8 @@ export interface Regression {
   /** Negative: faster. */
   percent: number
   runs: number
+  /** The earlier runs' spread (seconds). */
+  spreadSeconds: number
   /** The phase that took the most seconds more than its median. */
   grewMost?: { name: string; seconds: number; usual: number }
 }
@@ -57,7 +72,13 @@ export function regression(earlier: readonly RunRecord[], run: RunRecord): Regre
     }
   }
   const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10
-  return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost }
+  const spreadSeconds = spread(
+    earlier
+      .filter((r) => r.ready)
+      .slice(-MEDIAN_OF)
+      .map(secondsOf)
+  )
+  return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, spreadSeconds, grewMost }
 }
 
 export interface Drift {
@@ -96,6 +117,8 @@ export interface ThroughputRegression {
   /** Negative: faster. */
   percentBelow: number
   runs: number
+  /** The earlier rates' spread (tokens per second). */
+  spread: number
   /** The likely cause. */
   drift: Drift[]
 }
@@ -112,5 +135,45 @@ export function throughputRegression(earlier: readonly RunRecord[], run: RunReco
   const usual = median(rates)
   if (usual <= 0) return undefined
   const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10
-  return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) }
+  return { usual, now, percentBelow, runs: rates.length, spread: spread(rates), drift: envDrift(earlier, run) }
+}
+
+/** A run's set-up, part by part, in words; undefined where the record does not say. */
+function setupParts(r: RunRecord): Array<[string, string | undefined]> {
+  return [
+    ['GPU', r.gpu && `${r.gpu.count} × ${r.gpu.model}`],
+    ['driver', r.gpu?.driver],
+    ['engine', r.engine],
+    ['engine version', r.engineVersion],
+    ['model', r.modelId]
+  ]
+}
+
+/** The parts known on both sides that differ. */
+function setupDifference(a: RunRecord, b: RunRecord): string[] {
+  const theirs = new Map(setupParts(a))
+  return setupParts(b).flatMap(([part, now]) => {
+    const was = theirs.get(part)
+    return was === undefined || now === undefined || was === now ? [] : [`${part}: ${was} then, ${now} now`]
+  })
+}
+
+export interface Comparable {
+  /** The earlier runs on the same set-up, oldest first. */
+  runs: RunRecord[]
+  /** Why none is comparable, in words, when there are earlier runs but none on this set-up. */
+  unlike?: string
+}
+
+/** The earlier runs on this run's set-up (GPU model and count, driver, engine and its version, model id). */
+export function comparableRuns(earlier: readonly RunRecord[], run: RunRecord): Comparable {
+  const runs = earlier.filter((r) => setupDifference(r, run).length === 0)
+  if (runs.length > 0 || earlier.length === 0) return { runs }
+  const n = earlier.length
+  return {
+    runs,
+    unlike:
+      `No earlier run of this history key is comparable: the ${n} on record ran on another set-up (the last one: ` +
+      `${setupDifference(earlier[n - 1], run).join('; ')}); this run starts its own baseline.`
+  }
 }

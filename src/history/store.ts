@@ -123,6 +123,13 @@ function parseRun(line: string): RunRecord | undefined {
     (r.placement === undefined || ['gpu', 'partial', 'cpu'].includes(r.placement)) &&
     Array.isArray(r.phases) &&
     r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
+    (r.gpu === undefined ||
+      (typeof r.gpu === 'object' &&
+        r.gpu !== null &&
+        typeof r.gpu.model === 'string' &&
+        Number.isSafeInteger(r.gpu.count) &&
+        typeof r.gpu.driver === 'string')) &&
+    [r.engine, r.engineVersion, r.modelId].every((t) => t === undefined || typeof t === 'string') &&
     (r.env === undefined ||
       (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')))
   return fine ? (r as RunRecord) : undefined

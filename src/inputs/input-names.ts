@@ -160,7 +160,10 @@ export const INPUTS = {
       "warn when startup is slower, or the smoke test's decode rate lower, than the median of earlier runs by more than this"
     ]
   },
-  'fail-on-regression': { default: 'false', flag: ['BOOL', 'true: exit 1 on such a regression'] }
+  'fail-on-regression': {
+    default: 'false',
+    flag: ['BOOL|environment', 'true: exit 1 on such a regression; environment: on a changed env-report variable alone']
+  }
 } as const satisfies Record<string, Input>
 
 export type InputName = keyof typeof INPUTS

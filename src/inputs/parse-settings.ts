@@ -32,6 +32,7 @@ import {
   FIXED,
   GPU_CHECKS,
   MODEL_MATCH_MODES,
+  ACTIONS_CACHE,
   HISTORY_AUTO,
   type HistorySettings,
   type ProbeSettings,
@@ -480,7 +481,12 @@ function readHistory(read: InputReader, get: (name: InputName) => string): Histo
     throw new InputError('history-file', { value: printable(historyRaw), problem: 'contains a control character' })
   const historyFile = historyRaw === '' ? undefined : historyRaw
   // written to and renamed over: a link would send the writes, and then the rename, wherever it points
-  if (historyFile !== undefined && historyFile !== HISTORY_AUTO && isSymlink(historyFile))
+  if (
+    historyFile !== undefined &&
+    historyFile !== HISTORY_AUTO &&
+    historyFile !== ACTIONS_CACHE &&
+    isSymlink(historyFile)
+  )
     throw new InputError('history-file', {
       value: printable(historyFile),
       problem: 'is a symbolic link, which is never followed',
@@ -490,6 +496,14 @@ function readHistory(read: InputReader, get: (name: InputName) => string): Histo
   if (historyKey !== undefined && historyKey.length > 200)
     throw new InputError('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` })
   const regressionThresholdPercent = read.field('regression-threshold', parsePercent)
-  const failOnRegression = read.field('fail-on-regression', parseBoolean)
-  return { historyFile, historyKey, regressionThresholdPercent, failOnRegression }
+  const failOn = read.field('fail-on-regression', (t) =>
+    /^\s*environment\s*$/i.test(t) ? 'environment' : parseBoolean(t)
+  )
+  return {
+    historyFile,
+    historyKey,
+    regressionThresholdPercent,
+    failOnRegression: failOn === true,
+    failOnEnvironment: failOn === 'environment'
+  }
 }

@@ -33,6 +33,8 @@ export interface SmokeSettings {
 
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 export const HISTORY_AUTO = 'auto'
+/** The value of `history-file` that keeps the history in GitHub's Actions cache. */
+export const ACTIONS_CACHE = 'actions-cache'
 
 /** What to ask each endpoint, how, and what its answer must show. */
 export interface ProbeSettings {
@@ -155,13 +157,15 @@ export interface ServerSettings {
 
 /** The history of earlier runs and what counts as a regression against it. */
 export interface HistorySettings {
-  /** HISTORY_AUTO for the default place, a path, or undefined (history off). */
+  /** HISTORY_AUTO for the default place, ACTIONS_CACHE, a path, or undefined (history off). */
   historyFile?: string
   /** Which earlier runs compare with this one; undefined: from the URL, the model and `start`. */
   historyKey?: string
   /** Start-up slower, or a smoke test's decode rate lower, than earlier runs' median by more than this percentage. */
   regressionThresholdPercent: number
   failOnRegression: boolean
+  /** `fail-on-regression: environment`: a changed `env-report` variable alone fails the step. */
+  failOnEnvironment: boolean
 }
 
 /** Every setting of a wait. */

@@ -384,3 +384,6 @@ export const outputsLostText = (file: string): string => `${file}: the step's ou
 
 /** GITHUB_STEP_SUMMARY refused the summary. */
 export const summaryLostText = (file: string): string => `${file}: the job summary is not written`
+
+export const historyNotSavedText = (problem: string): string =>
+  `History: this run was not saved to the Actions cache (${problem}); the next job will not compare with it.`

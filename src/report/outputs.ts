@@ -32,7 +32,9 @@ const OUTPUTS = {
     kind: 'number',
     of: (o) => textOf(o.smoke?.ttftMs === undefined ? undefined : Math.round(o.smoke.ttftMs))
   },
-  'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) }
+  'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) },
+  verdict: { kind: 'string', of: (o) => (o.ready ? (o.profile?.verdict ?? 'no-baseline') : 'not-ready') },
+  'env-changes': { kind: 'json', of: (o) => JSON.stringify(o.profile?.envChanges ?? []) }
 } as const satisfies Record<string, { kind: OutputKind; of: (outcome: GateOutcome) => string }>
 
 type OutputName = keyof typeof OUTPUTS

@@ -142,6 +142,8 @@ export interface ReportContext {
   url: URL
   expect: Expectation
   timeoutMs: number
+  /** What failed the step of a ready server (its title), for the summary's headline. */
+  failedBy?: string
 }
 
 /** Where the model is once ready (the warning, when it is not where meant, is said apart). */

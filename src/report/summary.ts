@@ -6,6 +6,7 @@ import { outputs } from './outputs.js'
 import { envDiffersText, envUnreadableText, envWhose, type ReportContext } from './progress.js'
 import { phaseMarkdown } from './profile-report.js'
 import { smokeRows } from './smoke-report.js'
+import { trendMarkdown } from './trend-chart.js'
 import { formatDuration, seconds } from '../runtime/clock.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import type { EnvEntry } from '../server/env-report.js'
@@ -23,7 +24,14 @@ const MAX_ENV_VALUE_CHARS = 1000
 export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): string {
   const out = outputs(outcome)
   const rows: Array<[string, string]> = [
-    ['Result', outcome.ready ? '✅ ready' : `❌ not ready (${outcome.reason})`],
+    [
+      'Result',
+      !outcome.ready
+        ? `❌ not ready (${outcome.reason})`
+        : ctx.failedBy === undefined
+          ? '✅ ready'
+          : `❌ ready, but the step failed: ${mdText(ctx.failedBy)}`
+    ],
     ['Endpoint', code(ctx.url.href)],
     ['Elapsed', `${out['elapsed-seconds']} s`],
     ['Probes', out.attempts],
@@ -85,6 +93,9 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   const profile = outcome.profile
   for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
     if (warning !== undefined) lines.push('', `> ⚠️ ${cell(mdText(warning))}`)
+  if (profile?.unlike !== undefined) lines.push('', `> ℹ️ ${cell(mdText(profile.unlike))}`)
+  const trend = profile?.trend === undefined ? '' : trendMarkdown(profile.trend)
+  if (trend !== '') lines.push('', trend.trimEnd())
   if (profile !== undefined && profile.phases.length > 0)
     lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd())
   if (server?.env !== undefined || server?.envUnreadable) {

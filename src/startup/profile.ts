@@ -1,6 +1,7 @@
 /** The startup profile of one wait: log lines in; the engine, phases, a fatal line and the time to go out, as data. */
 import { engineLog, engineOfModelList } from '../engines/log-markers.js'
 import type { Engine } from '../engines/index.js'
+import { engineVersionIn } from './engine-version.js'
 import { type Eta, eta, type UsualStartup, phaseLeftMs } from './eta.js'
 import { type CurrentPhase, type FatalMatch, type PhaseTiming, PhaseTracker, type TrackerEvent } from './phases.js'
 
@@ -15,6 +16,7 @@ export type StartupStatus = { phase: CurrentPhase; phaseLeftMs?: number; eta?: E
 export class StartupProfile {
   private readonly tracker: PhaseTracker
   private readyLineAt: number | undefined
+  private version: string | undefined
 
   constructor(private readonly opts: ProfileOptions = {}) {
     this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt })
@@ -29,11 +31,13 @@ export class StartupProfile {
   }
 
   line(text: string, at: number, lineNumber?: number): TrackerEvent[] {
+    this.version ??= engineVersionIn(text, this.engine)
     return this.say(this.tracker.feed(text, at, lineNumber), at)
   }
 
   /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
   earlier(text: string, at: number, lineNumber: number): TrackerEvent[] {
+    this.version ??= engineVersionIn(text, this.engine)
     return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at)
   }
 
@@ -67,6 +71,11 @@ export class StartupProfile {
   finish(at: number): PhaseTiming[] {
     this.tracker.finish(at)
     return this.tracker.timings()
+  }
+
+  /** As the engine's log printed it, where it does. */
+  get engineVersion(): string | undefined {
+    return this.version
   }
 
   get label(): string | undefined {

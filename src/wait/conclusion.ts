@@ -83,6 +83,12 @@ export function conclude(gateOutcome: GateOutcome, settings: Settings): Conclusi
     verdicts.push({ kind: 'fail', message: regression, title: NOTE_TITLES.regression })
   if (settings.failOnRegression && throughputRegression !== undefined)
     verdicts.push({ kind: 'fail', message: throughputRegression, title: NOTE_TITLES['throughput-regression'] })
+  const drift = outcome.profile?.drift
+  if (settings.failOnEnvironment && drift !== undefined)
+    verdicts.push({ kind: 'fail', message: drift, title: NOTE_TITLES.drift })
+  // a ready server whose step fails (a regression, a changed environment): the summary's headline says so
+  const failedBy = outcome.ready ? verdicts.find((v) => v.kind === 'fail')?.title : undefined
+  if (failedBy !== undefined) context.failedBy = failedBy
   return {
     outcome,
     ready: outcome.ready,

@@ -29,6 +29,8 @@ export interface GateDeps {
   notice?(line: string, kind: NoteKind): void
   /** Where `history-file: auto` keeps history for this front end, or why it cannot (see `defaultHistoryFile`). */
   defaultHistory?: { path?: string; notice?: string }
+  /** Where `history-file: actions-cache` restored the history before the wait, or why it could not. */
+  cachedHistory?: { path?: string; notice?: string }
   /** `wait-for-model check`: one probe per endpoint within its `timeout`, no port watch, no second probe. */
   once?: boolean
   /** Told at once when server `i` (of the `url` lines' order) is launched, before its wait: what it is known by. */

@@ -1,15 +1,24 @@
 /** History around one wait: earlier runs before it, this run against them and recorded after; never fails a wait. */
 import type { UsualStartup } from '../startup/eta.js'
 import type { RunRecord } from '../history/record.js'
-import { envDrift, regression, throughputRegression, usualStartup } from '../history/stats.js'
+import {
+  comparableRuns,
+  NOISE_SPREADS,
+  type Drift,
+  envDrift,
+  regression,
+  throughputRegression,
+  usualStartup
+} from '../history/stats.js'
+import { type GpuInventory, gpuInventory } from '../gpu/nvidia-smi.js'
 import { historySecretKey, MASKED, maskedRecord } from '../history/fingerprint.js'
 import { type EnvEntry, secretValueOf } from '../server/env-report.js'
 import { appendRun, historyKey, prepareHistory, readHistory } from '../history/store.js'
 import { driftWarning, regressionText } from '../report/profile-report.js'
 import { throughputRegressionText } from '../report/smoke-report.js'
-import { HISTORY_AUTO, type Server, type Settings } from '../inputs/settings.js'
+import { ACTIONS_CACHE, HISTORY_AUTO, type Server, type Settings } from '../inputs/settings.js'
 import type { StartupProfile } from '../startup/profile.js'
-import type { ProfileFacts, RunFindings, ServerFacts, TargetOutcome } from '../facts/outcome.js'
+import type { ProfileFacts, RunFindings, ServerFacts, TargetOutcome, TrendPoint } from '../facts/outcome.js'
 import type { Deps } from './deps.js'
 
 export interface RunHistory {
@@ -21,6 +30,8 @@ export interface RunHistory {
   usual?: UsualStartup
   notices: string[]
   warnings: string[]
+  /** The GPUs the server sees, asked of nvidia-smi while the server starts (history on only). */
+  hardware?: Promise<GpuInventory | undefined>
 }
 
 /** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
@@ -57,10 +68,12 @@ export async function recordRun(
   lockWaitMs?: number,
   signal?: AbortSignal
 ): Promise<RunFindings> {
-  const r = regression(history.earlier, run)
-  const slower = throughputRegression(history.earlier, run)
-  const drift = envDrift(history.earlier, run)
-  const notices: string[] = []
+  // only runs on the same GPUs, driver, engine version and model compare with this one
+  const { runs: like, unlike } = comparableRuns(history.earlier, run)
+  const r = regression(like, run)
+  const slower = throughputRegression(like, run)
+  const drift = envDrift(like, run)
+  const notices: string[] = unlike === undefined ? [] : [unlike]
   if (history.file !== undefined) {
     try {
       const appended = await appendRun(history.file, run, { lockWaitMs, signal })
@@ -69,25 +82,68 @@ export async function recordRun(
       notices.push(`History: this run was not recorded (${(e as Error).message}).`)
     }
   }
+  // told past both the threshold and the earlier runs' own noise: a noisy engine does not cry wolf
+  const slowerStartup =
+    r !== undefined &&
+    r.runs >= minRuns &&
+    r.percent > thresholdPercent &&
+    r.seconds - r.expectedSeconds > NOISE_SPREADS * r.spreadSeconds
+  const slowerDecode =
+    slower !== undefined &&
+    slower.runs >= minRuns &&
+    slower.percentBelow > thresholdPercent &&
+    slower.usual - slower.now > NOISE_SPREADS * slower.spread
   return {
-    expectedSeconds: history.usual?.totalSeconds,
+    expectedSeconds: usualStartup(like)?.totalSeconds,
     regressionPercent: r?.percent,
-    regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? regressionText(r) : undefined,
+    regression: slowerStartup ? regressionText(r) : undefined,
     drift: drift.length ? driftWarning(drift) : undefined,
     usualDecodeTokensPerSecond: slower?.usual,
-    throughputRegression:
-      slower !== undefined && slower.runs >= minRuns && slower.percentBelow > thresholdPercent
-        ? throughputRegressionText(slower)
-        : undefined,
+    throughputRegression: slowerDecode ? throughputRegressionText(slower) : undefined,
+    unlike,
+    envChanges: drift.map(envChange),
+    trend: trendOf([...like, run]),
+    verdict: slowerDecode
+      ? 'slower-decode'
+      : slowerStartup
+        ? 'slower-startup'
+        : drift.length > 0
+          ? 'environment-changed'
+          : like.length === 0
+            ? 'no-baseline'
+            : 'ok',
     notices
   }
 }
 
+/** The last runs drawn, each with the variables changed since the one before it (of the same `env-report`). */
+const TREND_RUNS = 20
+function trendOf(runs: readonly RunRecord[]): TrendPoint[] {
+  const ready = runs.filter((r) => r.ready)
+  return ready.slice(-TREND_RUNS).map((r, i, shown) => {
+    const before = ready.slice(0, ready.length - shown.length + i)
+    return {
+      startupSeconds: r.startupSeconds ?? r.elapsedSeconds,
+      decodeTokensPerSecond: r.decodeTokensPerSecond,
+      envChanged: envDrift(before, r).map((d) => d.name)
+    }
+  })
+}
+
+/** A credential's values are keyed hashes: only that it changed is told. */
+function envChange(d: Drift): { name: string; was: string | null; now: string | null } {
+  const shown = (v: string | undefined): string | null => (v === undefined ? null : d.secret ? MASKED : v)
+  return { name: d.name, was: shown(d.was), now: shown(d.now) }
+}
+
+const CACHE_ONLY = 'History is off: "actions-cache" keeps it in GitHub\'s Actions cache, which only the action reaches.'
+
 /** The earlier runs of this server's key (a fleet's servers each their own), its notices said. */
 export function openHistory(settings: Settings, server: Server, deps: Deps): RunHistory {
   const auto = settings.historyFile === HISTORY_AUTO
+  const cached = settings.historyFile === ACTIONS_CACHE
   const urls = server.targets.map((t) => t.url.href).join('\n')
-  const file = auto ? deps.defaultHistory?.path : settings.historyFile
+  const file = auto ? deps.defaultHistory?.path : cached ? deps.cachedHistory?.path : settings.historyFile
   const given = settings.historyKey
   const fleet = settings.servers.length > 1
   // Hashed only for a history that is on: nothing reads the key of one that is off.
@@ -99,9 +155,19 @@ export function openHistory(settings: Settings, server: Server, deps: Deps): Run
       : fleet
         ? `${given} ${urls}`
         : given
-  const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined)
+  const offNotice = auto ? deps.defaultHistory?.notice : cached ? (deps.cachedHistory?.notice ?? CACHE_ONLY) : undefined
+  const history = loadHistory(file, key, offNotice)
   for (const n of history.notices) deps.notice(n, 'history')
   for (const w of history.warnings) deps.warn(w, 'history')
+  // nvidia-smi can take a while: asked now, beside the wait, and read once the run is recorded
+  if (history.file !== undefined)
+    history.hardware = gpuInventory({
+      env: deps.env,
+      cudaVisibleDevices: deps.env.CUDA_VISIBLE_DEVICES,
+      // asked at the wait's start: done by its deadline at the latest, so a hanging nvidia-smi never holds the step
+      timeoutMs: Math.min(5_000, settings.timeoutMs),
+      signal: deps.cancel?.signal
+    })
   return history
 }
 
@@ -148,7 +214,8 @@ export async function finishHistory({
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
     ...smokeRecord(outcome, settings),
-    ...(outcome.placement === undefined ? {} : { placement: outcome.placement.placement })
+    ...(outcome.placement === undefined ? {} : { placement: outcome.placement.placement }),
+    ...setupRecord(await history.hardware, profile.engineVersion, outcome.last?.modelId)
   }
   // a history file another job holds locked must not keep this one past its deadline
   const findings = await recordRun(
@@ -162,9 +229,21 @@ export async function finishHistory({
   if (findings.regression !== undefined && !settings.failOnRegression) deps.warn(findings.regression, 'regression')
   if (findings.throughputRegression !== undefined && !settings.failOnRegression)
     deps.warn(findings.throughputRegression, 'throughput-regression')
-  if (findings.drift !== undefined) deps.warn(findings.drift, 'drift')
+  if (findings.drift !== undefined && !settings.failOnEnvironment) deps.warn(findings.drift, 'drift')
   for (const n of findings.notices) deps.notice(n, 'history')
   return { engineLabel, phases, usualPhaseSeconds, ...findings }
+}
+
+function setupRecord(
+  gpu: GpuInventory | undefined,
+  engineVersion: string | undefined,
+  modelId: string | undefined
+): Partial<RunRecord> {
+  return {
+    ...(gpu === undefined ? {} : { gpu }),
+    ...(engineVersion === undefined ? {} : { engineVersion }),
+    ...(modelId === undefined ? {} : { modelId: modelId.slice(0, 200) })
+  }
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10

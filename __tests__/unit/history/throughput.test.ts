@@ -45,6 +45,7 @@ describe('the decode rate against earlier runs', () => {
       usual: 88.85,
       now: 62.9,
       percentBelow: 29.2,
+      spread: expect.closeTo(1.63, 2),
       runs: 10,
       drift: []
     })

@@ -32,6 +32,9 @@ describe('history around a wait', () => {
       regressionPercent: undefined,
       regression: undefined,
       drift: undefined,
+      envChanges: [],
+      verdict: 'no-baseline',
+      trend: expect.any(Array),
       notices: []
     })
 
@@ -43,6 +46,9 @@ describe('history around a wait', () => {
       regressionPercent: 10,
       regression: undefined,
       drift: undefined,
+      envChanges: [],
+      verdict: 'ok',
+      trend: expect.any(Array),
       notices: []
     })
     expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2)
@@ -93,10 +99,28 @@ describe('history around a wait', () => {
     expect((await recordRun(loadHistory(file, 'k'), slow, 25, 2)).regression).toMatch(
       /^Startup took 600\.0s, 100\.0% over/
     )
-    // both slow runs were recorded: four earlier ready runs now, enough for 3
-    expect((await recordRun(loadHistory(file, 'k'), run({ startupSeconds: 900 }), 25, 3)).regression).toMatch(
-      /^Startup took 900\.0s, .* of the last 4 ready runs/
+    // both slow runs were recorded: four earlier ready runs now, enough for 3 (and past their noise: 300 s to 600 s)
+    expect((await recordRun(loadHistory(file, 'k'), run({ startupSeconds: 2000 }), 25, 3)).regression).toMatch(
+      /^Startup took 2000\.0s, .* of the last 4 ready runs/
     )
+  })
+
+  it('tells a regression only past both the threshold and the earlier runs\' own noise', async () => {
+    const history = (seconds: number[], name: string): string => {
+      const file = box.path(name)
+      writeFileSync(file, seconds.map((s) => JSON.stringify(run({ startupSeconds: s }))).join('\n') + '\n')
+      return file
+    }
+    // a noisy engine (90 s to 130 s): 27% over its median is within its noise, no warning
+    const noisy = history([100, 130, 90, 125, 95, 120, 105], 'noisy.jsonl')
+    const within = await recordRun(loadHistory(noisy, 'k'), run({ startupSeconds: 140 }), 25, 3)
+    expect(within.regressionPercent).toBeGreaterThan(25)
+    expect(within).toMatchObject({ regression: undefined, verdict: 'ok' })
+    // a steady one (99 s to 101 s): 10% over is past its noise, and past a threshold of 5%
+    const steady = history([100, 100, 101, 99, 100, 100], 'steady.jsonl')
+    const past = await recordRun(loadHistory(steady, 'k'), run({ startupSeconds: 110 }), 5, 3)
+    expect(past).toMatchObject({ verdict: 'slower-startup' })
+    expect(past.regression).toMatch(/^Startup took 110\.0s, 10\.0% over/)
   })
 
   it('only compares runs with the same key', () => {
@@ -130,6 +154,9 @@ describe('history around a wait', () => {
       regressionPercent: undefined,
       regression: undefined,
       drift: undefined,
+      envChanges: [],
+      verdict: 'no-baseline',
+      trend: expect.any(Array),
       notices: []
     })
   })

@@ -9,6 +9,8 @@ import {
   historyText
 } from '../../report/history-report.js'
 import { historyHelpText } from '../help.js'
+import { historyHtml } from '../../report/history-html.js'
+import { writeOwnFile } from '../../runtime/own-files.js'
 import { type CliIo, parseCommandLine, type Say, UsageError } from '../usage.js'
 
 export async function historyCommand(argv: string[], io: Pick<CliIo, 'env' | 'stdout'>, say: Say): Promise<number> {
@@ -16,6 +18,7 @@ export async function historyCommand(argv: string[], io: Pick<CliIo, 'env' | 'st
     key: { type: 'string' },
     file: { type: 'string' },
     format: { type: 'string', default: 'table' },
+    html: { type: 'string' },
     help: { type: 'boolean', short: 'h' }
   })
   if (values.help) return (void io.stdout.write(historyHelpText()), 0)
@@ -38,6 +41,17 @@ export async function historyCommand(argv: string[], io: Pick<CliIo, 'env' | 'st
     return 1
   }
   const runs = read.runs.filter((run) => key === undefined || run.key === key)
+  if (typeof values.html === 'string') {
+    if (values.html.trim() === '') throw new UsageError('--html: give the path of the page to write')
+    try {
+      writeOwnFile(values.html, historyHtml(runs))
+    } catch (e) {
+      say(`wait-for-model: cannot write ${values.html} (${(e as Error).message})`)
+      return 1
+    }
+    say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : printable(key)))
+    return 0
+  }
   io.stdout.write(historyText(runs.map(historyRow), format as HistoryFormat))
   say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : printable(key)))
   return 0
