@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9661);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3757);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16565,7 +16565,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9661:
+/***/ 3757:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16585,6 +16585,8 @@ const GPU_CHECKS = ['warn', 'fail', 'off'];
 const STOP_MODES = ['job-end', 'always', 'never'];
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 const HISTORY_AUTO = 'auto';
+/** The value of `history-file` that keeps the history in GitHub's Actions cache. */
+const ACTIONS_CACHE = 'actions-cache';
 const statusAccepted = (set, status) => set.some(([lo, hi]) => status >= lo && status <= hi);
 const FIXED = {
     status: [[200, 299]],
@@ -18757,6 +18759,7 @@ const stateKeptText = (file) => `${file} after the wait: the job-end step stops 
 const outputsLostText = (file) => `${file}: the step's outputs (ready, reason, \u2026) are not set`;
 /** GITHUB_STEP_SUMMARY refused the summary. */
 const summaryLostText = (file) => `${file}: the job summary is not written`;
+const historyNotSavedText = (problem) => `History: this run was not saved to the Actions cache (${problem}); the next job will not compare with it.`;
 
 ;// CONCATENATED MODULE: ./src/report/answer-report.ts
 /** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
@@ -19425,6 +19428,30 @@ const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?
 /** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
 const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
 
+;// CONCATENATED MODULE: ./src/startup/engine-version.ts
+const VERSION_LINES = {
+    // "vLLM API server version 0.16.1"
+    vllm: /\bvLLM API server version ([\w.+-]+)/,
+    // "build: 6428 (a1b2c3d4) with cc ..." (llama-server's own first lines)
+    llamacpp: /^build: (\d+ \([0-9a-f]+\))/,
+    // "Listening on 127.0.0.1:11434 (version 0.12.3)"
+    ollama: /\bListening on \S+ \(version ([\w.+-]+)\)/,
+    // "server_args=ServerArgs(...)" carries none; "sglang version" is printed by `python -m sglang.check_env` only
+    sglang: /\bsglang(?: version|==)\s*([\w.+-]+)/i,
+    // TGI: `Args { ... }` carries none; its first line names the launcher's version where given
+    tgi: /\btext-generation-launcher(?: version)? ([\d][\w.+-]*)/
+};
+/** The version a log line names for `engine` (or any engine, unknown yet), or undefined. */
+function engineVersionIn(line, engine) {
+    const patterns = engine === undefined ? Object.values(VERSION_LINES) : [VERSION_LINES[engine]];
+    for (const p of patterns) {
+        const m = p?.exec(line);
+        if (m)
+            return m[1].slice(0, 60);
+    }
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/startup/eta.ts
 /** By tqdm's own elapsed time per item where it prints one, else the rate between the first and latest counts. */
 function phaseLeftMs(p, now) {
@@ -19660,10 +19687,12 @@ const round1 = (x) => Math.round(x * 10) / 10;
 
 
 
+
 class StartupProfile {
     opts;
     tracker;
     readyLineAt;
+    version;
     constructor(opts = {}) {
         this.opts = opts;
         this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt });
@@ -19675,10 +19704,12 @@ class StartupProfile {
         return this.tracker.engine;
     }
     line(text, at, lineNumber) {
+        this.version ??= engineVersionIn(text, this.engine);
         return this.say(this.tracker.feed(text, at, lineNumber), at);
     }
     /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
     earlier(text, at, lineNumber) {
+        this.version ??= engineVersionIn(text, this.engine);
         return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at);
     }
     /** `owned_by` can name the engine. */
@@ -19706,6 +19737,10 @@ class StartupProfile {
     finish(at) {
         this.tracker.finish(at);
         return this.tracker.timings();
+    }
+    /** As the engine's log printed it, where it does. */
+    get engineVersion() {
+        return this.version;
     }
     get label() {
         return this.engine === undefined ? undefined : engineLog(this.engine).label;
@@ -20221,6 +20256,18 @@ function median(values) {
     const mid = Math.floor(sorted.length / 2);
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
+/**
+ * The run-to-run noise of `values`: 1.4826 \u00d7 their median absolute deviation from the median, which is the standard
+ * deviation for normally spread values but not moved by one wild run.
+ */
+function spread(values) {
+    if (values.length < 2)
+        return 0;
+    const m = median(values);
+    return 1.4826 * median(values.map((v) => Math.abs(v - m)));
+}
+/** A change is told only past this many spreads of the earlier runs: within it, it is their usual noise. */
+const NOISE_SPREADS = 3;
 function usualStartup(earlier) {
     const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
     if (ready.length === 0)
@@ -20254,7 +20301,11 @@ function regression(earlier, run) {
         }
     }
     const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
-    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
+    const spreadSeconds = spread(earlier
+        .filter((r) => r.ready)
+        .slice(-MEDIAN_OF)
+        .map(secondsOf));
+    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, spreadSeconds, grewMost };
 }
 function envDrift(earlier, run) {
     if (run.env === undefined)
@@ -20292,7 +20343,225 @@ function throughputRegression(earlier, run) {
     if (usual <= 0)
         return undefined;
     const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10;
-    return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) };
+    return { usual, now, percentBelow, runs: rates.length, spread: spread(rates), drift: envDrift(earlier, run) };
+}
+/** A run's set-up, part by part, in words; undefined where the record does not say. */
+function setupParts(r) {
+    return [
+        ['GPU', r.gpu && `${r.gpu.count} \u00d7 ${r.gpu.model}`],
+        ['driver', r.gpu?.driver],
+        ['engine', r.engine],
+        ['engine version', r.engineVersion],
+        ['model', r.modelId]
+    ];
+}
+/** The parts known on both sides that differ. */
+function setupDifference(a, b) {
+    const theirs = new Map(setupParts(a));
+    return setupParts(b).flatMap(([part, now]) => {
+        const was = theirs.get(part);
+        return was === undefined || now === undefined || was === now ? [] : [`${part}: ${was} then, ${now} now`];
+    });
+}
+/** The earlier runs on this run's set-up (GPU model and count, driver, engine and its version, model id). */
+function comparableRuns(earlier, run) {
+    const runs = earlier.filter((r) => setupDifference(r, run).length === 0);
+    if (runs.length > 0 || earlier.length === 0)
+        return { runs };
+    const n = earlier.length;
+    return {
+        runs,
+        unlike: `No earlier run of this history key is comparable: the ${n} on record ran on another set-up (the last one: ` +
+            `${setupDifference(earlier[n - 1], run).join('; ')}); this run starts its own baseline.`
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
+/**
+ * The GPUs and what holds their memory, from `nvidia-smi`'s CSV queries, within one time limit, ended at once by a
+ * signal. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is `unavailable`, never an
+ * error: a machine without a GPU is no reason to fail a wait.
+ */
+const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
+const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
+/** What nvidia-smi may write per query: a node's answer is a few hundred bytes; more is not its answer. */
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
+async function nvidia_smi_gpuSnapshot(options = {}) {
+    const until = performance.now() + (options.timeoutMs ?? 10_000);
+    const left = () => Math.max(0, until - performance.now());
+    const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left());
+    if (gpuRun.kind !== 'ok')
+        return gpuRun;
+    const appsRun = await runNvidiaSmi(APPS_QUERY, options, left());
+    if (appsRun.kind !== 'ok')
+        return appsRun;
+    const gpus = parseGpus(gpuRun.stdout);
+    const apps = parseApps(appsRun.stdout);
+    if (gpus === undefined || apps === undefined)
+        return {
+            kind: 'unavailable',
+            why: 'unreadable',
+            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
+        };
+    return { kind: 'available', gpus, apps };
+}
+/**
+ * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
+ * anything it started (a wrapper's children would hold its output open), without waiting for the pipes to close.
+ */
+function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', prefix = [], signal }, timeoutMs) {
+    return new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve({ kind: 'unavailable', why: 'cancelled' });
+        if (timeoutMs <= 0)
+            return resolve({ kind: 'unavailable', why: 'timeout' });
+        // node:child_process only when nvidia-smi is asked
+        const { spawn } = process.getBuiltinModule('node:child_process');
+        const child = spawn(command, [...prefix, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const out = new BoundedText();
+        const err = new BoundedText();
+        let settled = false;
+        const settle = (run) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+            try {
+                // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
+                if (child.pid !== undefined)
+                    process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                // gone already
+            }
+            child.stdout.destroy();
+            child.stderr.destroy();
+            resolve(run);
+        };
+        const over = () => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' });
+        child.stdout.on('data', (d) => out.add(d) || over());
+        child.stderr.on('data', (d) => err.add(d) || over());
+        const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs);
+        const onAbort = () => settle({ kind: 'unavailable', why: 'cancelled' });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        child.once('error', (e) => settle(e.code === 'ENOENT'
+            ? { kind: 'unavailable', why: 'not-found' }
+            : { kind: 'unavailable', why: 'failed', detail: e.message }));
+        child.once('close', (code) => {
+            const stdout = out.text();
+            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
+            if (code === 0)
+                settle({ kind: 'ok', stdout });
+            else
+                settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) });
+        });
+    });
+}
+/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
+class BoundedText {
+    chunks = [];
+    bytes = 0;
+    /** False once the output is over the bound. */
+    add(chunk) {
+        this.bytes += chunk.length;
+        if (this.bytes > MAX_OUTPUT_BYTES)
+            return false;
+        this.chunks.push(chunk);
+        return true;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
+/** `[N/A]` and the like are no number. */
+const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
+/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
+function csvRows(csv, fields) {
+    const rows = csv
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.split(',').map((x) => x.trim()));
+    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
+}
+/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
+function parseGpus(csv) {
+    return csvRows(csv, 5)?.map((f) => ({
+        index: Number(f[0]),
+        uuid: f[1],
+        name: f.slice(2, -2).join(','),
+        memoryUsedMiB: mib(f[f.length - 2]),
+        memoryTotalMiB: mib(f[f.length - 1])
+    }));
+}
+/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
+function parseApps(csv) {
+    return csvRows(csv, 4)?.map((f) => ({
+        pid: Number(f[0]),
+        processName: f.slice(1, -2).join(','),
+        usedMiB: mib(f[f.length - 2]),
+        gpuUuid: f[f.length - 1]
+    }));
+}
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes), in its order; all of them when it is
+ * unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id), and empty hides them all.
+ */
+function visibleGpus(gpus, cudaVisibleDevices) {
+    if (cudaVisibleDevices === undefined)
+        return [...gpus];
+    const chosen = [];
+    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
+        if (entry === '')
+            break;
+        const gpu = /^\d+$/.test(entry)
+            ? gpus.find((g) => g.index === Number(entry))
+            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
+        if (gpu === undefined)
+            break;
+        if (!chosen.includes(gpu))
+            chosen.push(gpu);
+    }
+    return chosen;
+}
+/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
+function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
+    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).map((g) => g.uuid));
+    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
+}
+/** The GPU memory held by any of `pids` (a server and its workers). */
+function nvidia_smi_memoryHeldBy(snapshot, pids) {
+    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
+    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
+}
+const INVENTORY_QUERY = ['--query-gpu=index,uuid,name,driver_version', '--format=csv,noheader,nounits'];
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (all when unset), as one model (several models: joined with ` + `);
+ * undefined where nvidia-smi cannot tell or none is visible.
+ */
+async function gpuInventory(options = {}) {
+    const run = await runNvidiaSmi(INVENTORY_QUERY, options, options.timeoutMs ?? 5_000);
+    if (run.kind !== 'ok')
+        return undefined;
+    const rows = csvRows(run.stdout, 4);
+    if (rows === undefined || rows.length === 0)
+        return undefined;
+    const gpus = rows.map((f) => ({
+        index: Number(f[0]),
+        uuid: f[1],
+        name: f.slice(2, -1).join(','),
+        driver: f.at(-1) ?? ''
+    }));
+    const seen = visibleGpus(gpus, options.cudaVisibleDevices);
+    if (seen.length === 0)
+        return undefined;
+    return {
+        model: [...new Set(seen.map((g) => g.name))].join(' + '),
+        count: seen.length,
+        driver: [...new Set(seen.map((g) => g.driver))].join(' + ')
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/server/proc.ts
@@ -20768,6 +21037,13 @@ function parseRun(line) {
         (r.placement === undefined || ['gpu', 'partial', 'cpu'].includes(r.placement)) &&
         Array.isArray(r.phases) &&
         r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
+        (r.gpu === undefined ||
+            (typeof r.gpu === 'object' &&
+                r.gpu !== null &&
+                typeof r.gpu.model === 'string' &&
+                Number.isSafeInteger(r.gpu.count) &&
+                typeof r.gpu.driver === 'string')) &&
+        [r.engine, r.engineVersion, r.modelId].every((t) => t === undefined || typeof t === 'string') &&
         (r.env === undefined ||
             (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
     return fine ? r : undefined;
@@ -21132,6 +21408,7 @@ function smokeRows(outcome) {
 
 
 
+
 /** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
 function loadHistory(file, key, offNotice) {
     const off = (notice) => ({ key, earlier: [], notices: notice ? [notice] : [], warnings: [] });
@@ -21161,10 +21438,12 @@ function loadHistory(file, key, offNotice) {
  * a warm one is a regression every time. A cancel while it waits for the lock leaves the run unrecorded.
  */
 async function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, signal) {
-    const r = regression(history.earlier, run);
-    const slower = throughputRegression(history.earlier, run);
-    const drift = envDrift(history.earlier, run);
-    const notices = [];
+    // only runs on the same GPUs, driver, engine version and model compare with this one
+    const { runs: like, unlike } = comparableRuns(history.earlier, run);
+    const r = regression(like, run);
+    const slower = throughputRegression(like, run);
+    const drift = envDrift(like, run);
+    const notices = unlike === undefined ? [] : [unlike];
     if (history.file !== undefined) {
         try {
             const appended = await appendRun(history.file, run, { lockWaitMs, signal });
@@ -21175,23 +21454,62 @@ async function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, si
             notices.push(`History: this run was not recorded (${e.message}).`);
         }
     }
+    // told past both the threshold and the earlier runs' own noise: a noisy engine does not cry wolf
+    const slowerStartup = r !== undefined &&
+        r.runs >= minRuns &&
+        r.percent > thresholdPercent &&
+        r.seconds - r.expectedSeconds > NOISE_SPREADS * r.spreadSeconds;
+    const slowerDecode = slower !== undefined &&
+        slower.runs >= minRuns &&
+        slower.percentBelow > thresholdPercent &&
+        slower.usual - slower.now > NOISE_SPREADS * slower.spread;
     return {
-        expectedSeconds: history.usual?.totalSeconds,
+        expectedSeconds: usualStartup(like)?.totalSeconds,
         regressionPercent: r?.percent,
-        regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? regressionText(r) : undefined,
+        regression: slowerStartup ? regressionText(r) : undefined,
         drift: drift.length ? driftWarning(drift) : undefined,
         usualDecodeTokensPerSecond: slower?.usual,
-        throughputRegression: slower !== undefined && slower.runs >= minRuns && slower.percentBelow > thresholdPercent
-            ? throughputRegressionText(slower)
-            : undefined,
+        throughputRegression: slowerDecode ? throughputRegressionText(slower) : undefined,
+        unlike,
+        envChanges: drift.map(envChange),
+        trend: trendOf([...like, run]),
+        verdict: slowerDecode
+            ? 'slower-decode'
+            : slowerStartup
+                ? 'slower-startup'
+                : drift.length > 0
+                    ? 'environment-changed'
+                    : like.length === 0
+                        ? 'no-baseline'
+                        : 'ok',
         notices
     };
 }
+/** The last runs drawn, each with the variables changed since the one before it (of the same `env-report`). */
+const TREND_RUNS = 20;
+function trendOf(runs) {
+    const ready = runs.filter((r) => r.ready);
+    return ready.slice(-TREND_RUNS).map((r, i, shown) => {
+        const before = ready.slice(0, ready.length - shown.length + i);
+        return {
+            startupSeconds: r.startupSeconds ?? r.elapsedSeconds,
+            decodeTokensPerSecond: r.decodeTokensPerSecond,
+            envChanged: envDrift(before, r).map((d) => d.name)
+        };
+    });
+}
+/** A credential's values are keyed hashes: only that it changed is told. */
+function envChange(d) {
+    const shown = (v) => (v === undefined ? null : d.secret ? MASKED : v);
+    return { name: d.name, was: shown(d.was), now: shown(d.now) };
+}
+const CACHE_ONLY = 'History is off: "actions-cache" keeps it in GitHub\'s Actions cache, which only the action reaches.';
 /** The earlier runs of this server's key (a fleet's servers each their own), its notices said. */
 function openHistory(settings, server, deps) {
     const auto = settings.historyFile === HISTORY_AUTO;
+    const cached = settings.historyFile === ACTIONS_CACHE;
     const urls = server.targets.map((t) => t.url.href).join('\n');
-    const file = auto ? deps.defaultHistory?.path : settings.historyFile;
+    const file = auto ? deps.defaultHistory?.path : cached ? deps.cachedHistory?.path : settings.historyFile;
     const given = settings.historyKey;
     const fleet = settings.servers.length > 1;
     // Hashed only for a history that is on: nothing reads the key of one that is off.
@@ -21202,11 +21520,21 @@ function openHistory(settings, server, deps) {
         : fleet
             ? `${given} ${urls}`
             : given;
-    const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
+    const offNotice = auto ? deps.defaultHistory?.notice : cached ? (deps.cachedHistory?.notice ?? CACHE_ONLY) : undefined;
+    const history = loadHistory(file, key, offNotice);
     for (const n of history.notices)
         deps.notice(n, 'history');
     for (const w of history.warnings)
         deps.warn(w, 'history');
+    // nvidia-smi can take a while: asked now, beside the wait, and read once the run is recorded
+    if (history.file !== undefined)
+        history.hardware = gpuInventory({
+            env: deps.env,
+            cudaVisibleDevices: deps.env.CUDA_VISIBLE_DEVICES,
+            // asked at the wait's start: done by its deadline at the latest, so a hanging nvidia-smi never holds the step
+            timeoutMs: Math.min(5_000, settings.timeoutMs),
+            signal: deps.cancel?.signal
+        });
     return history;
 }
 /** This run against the earlier ones (regression, changed environment), then recorded unless a cancel comes first. */
@@ -21233,7 +21561,8 @@ async function finishHistory({ settings, outcome, facts, profile, history, deps,
         phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
         ...smokeRecord(outcome, settings),
-        ...(outcome.placement === undefined ? {} : { placement: outcome.placement.placement })
+        ...(outcome.placement === undefined ? {} : { placement: outcome.placement.placement }),
+        ...setupRecord(await history.hardware, profile.engineVersion, outcome.last?.modelId)
     };
     // a history file another job holds locked must not keep this one past its deadline
     const findings = await recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, deps.cancel?.signal);
@@ -21241,11 +21570,18 @@ async function finishHistory({ settings, outcome, facts, profile, history, deps,
         deps.warn(findings.regression, 'regression');
     if (findings.throughputRegression !== undefined && !settings.failOnRegression)
         deps.warn(findings.throughputRegression, 'throughput-regression');
-    if (findings.drift !== undefined)
+    if (findings.drift !== undefined && !settings.failOnEnvironment)
         deps.warn(findings.drift, 'drift');
     for (const n of findings.notices)
         deps.notice(n, 'history');
     return { engineLabel, phases, usualPhaseSeconds, ...findings };
+}
+function setupRecord(gpu, engineVersion, modelId) {
+    return {
+        ...(gpu === undefined ? {} : { gpu }),
+        ...(engineVersion === undefined ? {} : { engineVersion }),
+        ...(modelId === undefined ? {} : { modelId: modelId.slice(0, 200) })
+    };
 }
 const run_history_round1 = (x) => Math.round(x * 10) / 10;
 /** The `env-report` as history keeps it: a credential as a keyed hash, so that a change is still told. */
@@ -23030,7 +23366,9 @@ const OUTPUTS = {
         kind: 'number',
         of: (o) => textOf(o.smoke?.ttftMs === undefined ? undefined : Math.round(o.smoke.ttftMs))
     },
-    'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) }
+    'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) },
+    verdict: { kind: 'string', of: (o) => (o.ready ? (o.profile?.verdict ?? 'no-baseline') : 'not-ready') },
+    'env-changes': { kind: 'json', of: (o) => JSON.stringify(o.profile?.envChanges ?? []) }
 };
 const OUTPUT_NAMES = Object.keys(OUTPUTS);
 function outputs(outcome) {
@@ -23138,6 +23476,13 @@ function conclude(gateOutcome, settings) {
         verdicts.push({ kind: 'fail', message: regression, title: NOTE_TITLES.regression });
     if (settings.failOnRegression && throughputRegression !== undefined)
         verdicts.push({ kind: 'fail', message: throughputRegression, title: NOTE_TITLES['throughput-regression'] });
+    const drift = outcome.profile?.drift;
+    if (settings.failOnEnvironment && drift !== undefined)
+        verdicts.push({ kind: 'fail', message: drift, title: NOTE_TITLES.drift });
+    // a ready server whose step fails (a regression, a changed environment): the summary's headline says so
+    const failedBy = outcome.ready ? verdicts.find((v) => v.kind === 'fail')?.title : undefined;
+    if (failedBy !== undefined)
+        context.failedBy = failedBy;
     return {
         outcome,
         ready: outcome.ready,
@@ -23203,167 +23548,6 @@ function concludedSince(next, settings, cancel, stage, elapsedMs) {
     if (signal === undefined || next.outcome.reason === 'cancelled')
         return next;
     return conclude(asCancelled(next.outcome, signal, stage, elapsedMs), settings);
-}
-
-;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
-/**
- * The GPUs and what holds their memory, from `nvidia-smi`'s CSV queries, within one time limit, ended at once by a
- * signal. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is `unavailable`, never an
- * error: a machine without a GPU is no reason to fail a wait.
- */
-const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
-const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
-/** What nvidia-smi may write per query: a node's answer is a few hundred bytes; more is not its answer. */
-const MAX_OUTPUT_BYTES = 1024 * 1024;
-/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
-async function nvidia_smi_gpuSnapshot(options = {}) {
-    const until = performance.now() + (options.timeoutMs ?? 10_000);
-    const left = () => Math.max(0, until - performance.now());
-    const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left());
-    if (gpuRun.kind !== 'ok')
-        return gpuRun;
-    const appsRun = await runNvidiaSmi(APPS_QUERY, options, left());
-    if (appsRun.kind !== 'ok')
-        return appsRun;
-    const gpus = parseGpus(gpuRun.stdout);
-    const apps = parseApps(appsRun.stdout);
-    if (gpus === undefined || apps === undefined)
-        return {
-            kind: 'unavailable',
-            why: 'unreadable',
-            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
-        };
-    return { kind: 'available', gpus, apps };
-}
-/**
- * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
- * anything it started (a wrapper's children would hold its output open), without waiting for the pipes to close.
- */
-function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', prefix = [], signal }, timeoutMs) {
-    return new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve({ kind: 'unavailable', why: 'cancelled' });
-        if (timeoutMs <= 0)
-            return resolve({ kind: 'unavailable', why: 'timeout' });
-        // node:child_process only when nvidia-smi is asked
-        const { spawn } = process.getBuiltinModule('node:child_process');
-        const child = spawn(command, [...prefix, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-        const out = new BoundedText();
-        const err = new BoundedText();
-        let settled = false;
-        const settle = (run) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-            try {
-                // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
-                if (child.pid !== undefined)
-                    process.kill(-child.pid, 'SIGKILL');
-            }
-            catch {
-                // gone already
-            }
-            child.stdout.destroy();
-            child.stderr.destroy();
-            resolve(run);
-        };
-        const over = () => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' });
-        child.stdout.on('data', (d) => out.add(d) || over());
-        child.stderr.on('data', (d) => err.add(d) || over());
-        const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs);
-        const onAbort = () => settle({ kind: 'unavailable', why: 'cancelled' });
-        signal?.addEventListener('abort', onAbort, { once: true });
-        child.once('error', (e) => settle(e.code === 'ENOENT'
-            ? { kind: 'unavailable', why: 'not-found' }
-            : { kind: 'unavailable', why: 'failed', detail: e.message }));
-        child.once('close', (code) => {
-            const stdout = out.text();
-            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
-            if (code === 0)
-                settle({ kind: 'ok', stdout });
-            else
-                settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) });
-        });
-    });
-}
-/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
-class BoundedText {
-    chunks = [];
-    bytes = 0;
-    /** False once the output is over the bound. */
-    add(chunk) {
-        this.bytes += chunk.length;
-        if (this.bytes > MAX_OUTPUT_BYTES)
-            return false;
-        this.chunks.push(chunk);
-        return true;
-    }
-    text() {
-        return Buffer.concat(this.chunks).toString('utf8');
-    }
-}
-const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
-/** `[N/A]` and the like are no number. */
-const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
-/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
-function csvRows(csv, fields) {
-    const rows = csv
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => l.split(',').map((x) => x.trim()));
-    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
-}
-/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
-function parseGpus(csv) {
-    return csvRows(csv, 5)?.map((f) => ({
-        index: Number(f[0]),
-        uuid: f[1],
-        name: f.slice(2, -2).join(','),
-        memoryUsedMiB: mib(f[f.length - 2]),
-        memoryTotalMiB: mib(f[f.length - 1])
-    }));
-}
-/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
-function parseApps(csv) {
-    return csvRows(csv, 4)?.map((f) => ({
-        pid: Number(f[0]),
-        processName: f.slice(1, -2).join(','),
-        usedMiB: mib(f[f.length - 2]),
-        gpuUuid: f[f.length - 1]
-    }));
-}
-/**
- * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes), in its order; all of them when it is
- * unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id), and empty hides them all.
- */
-function visibleGpus(gpus, cudaVisibleDevices) {
-    if (cudaVisibleDevices === undefined)
-        return [...gpus];
-    const chosen = [];
-    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
-        if (entry === '')
-            break;
-        const gpu = /^\d+$/.test(entry)
-            ? gpus.find((g) => g.index === Number(entry))
-            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
-        if (gpu === undefined)
-            break;
-        if (!chosen.includes(gpu))
-            chosen.push(gpu);
-    }
-    return chosen;
-}
-/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
-function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
-    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).map((g) => g.uuid));
-    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
-}
-/** The GPU memory held by any of `pids` (a server and its workers). */
-function nvidia_smi_memoryHeldBy(snapshot, pids) {
-    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
-    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
 }
 
 ;// CONCATENATED MODULE: ./src/server/preflight.ts
@@ -26730,7 +26914,10 @@ const INPUTS = {
             "warn when startup is slower, or the smoke test's decode rate lower, than the median of earlier runs by more than this"
         ]
     },
-    'fail-on-regression': { default: 'false', flag: ['BOOL', 'true: exit 1 on such a regression'] }
+    'fail-on-regression': {
+        default: 'false',
+        flag: ['BOOL|environment', 'true: exit 1 on such a regression; environment: on a changed env-report variable alone']
+    }
 };
 const INPUT_NAMES = Object.keys(INPUTS);
 const INPUT_DEFAULTS = Object.fromEntries(INPUT_NAMES.map((n) => [n, INPUTS[n].default]));
@@ -27969,7 +28156,10 @@ function parse_settings_readHistory(read, get) {
         throw new InputError('history-file', { value: text_printable(historyRaw), problem: 'contains a control character' });
     const historyFile = historyRaw === '' ? undefined : historyRaw;
     // written to and renamed over: a link would send the writes, and then the rename, wherever it points
-    if (historyFile !== undefined && historyFile !== HISTORY_AUTO && isSymlink(historyFile))
+    if (historyFile !== undefined &&
+        historyFile !== HISTORY_AUTO &&
+        historyFile !== ACTIONS_CACHE &&
+        isSymlink(historyFile))
         throw new InputError('history-file', {
             value: text_printable(historyFile),
             problem: 'is a symbolic link, which is never followed',
@@ -27979,8 +28169,14 @@ function parse_settings_readHistory(read, get) {
     if (historyKey !== undefined && historyKey.length > 200)
         throw new InputError('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` });
     const regressionThresholdPercent = read.field('regression-threshold', parsePercent);
-    const failOnRegression = read.field('fail-on-regression', parseBoolean);
-    return { historyFile, historyKey, regressionThresholdPercent, failOnRegression };
+    const failOn = read.field('fail-on-regression', (t) => /^\s*environment\s*$/i.test(t) ? 'environment' : parseBoolean(t));
+    return {
+        historyFile,
+        historyKey,
+        regressionThresholdPercent,
+        failOnRegression: failOn === true,
+        failOnEnvironment: failOn === 'environment'
+    };
 }
 
 // EXTERNAL MODULE: external "node:util"
@@ -28105,7 +28301,7 @@ function waitHelpText() {
         '  wait-for-model simulate --engine ENGINE --model NAME [--load 30s] [--port 8000] [--crash-after 10s] [--generation-fails] [--unloaded] [--on-gpu SHARE]',
         '                          [--tokens-per-second 100] [--ttft 50ms] [--log-file PATH]',
         '  wait-for-model stop --pid N | --container NAME [repeated] [--timeout 30s] [--json]',
-        '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
+        '  wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv] [--html FILE]',
         '  wait-for-model demo',
         '',
         'Options (each also read from INPUT_<NAME>, e.g. INPUT_TIMEOUT=20m or INPUT_FAIL_PATTERN=...):',
@@ -28202,12 +28398,13 @@ function historyHelpText() {
     return [
         'wait-for-model history: print the runs recorded in the history file (outcome, startup seconds, phases).',
         '',
-        'Usage: wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv]',
+        'Usage: wait-for-model history [--key KEY] [--file PATH] [--format table|json|csv] [--html FILE]',
         '',
         ...table([
             ['--key KEY', 'only the runs with this history key (the key a wait was given with --history-key, or its hash)'],
             ['--file PATH', 'the history file (default: $XDG_CACHE_HOME or ~/.cache/wait-for-model/history.jsonl)'],
             ['--format FORMAT', 'table (default), json (one array) or csv (RFC 4180, with a header row)'],
+            ['--html FILE', 'write one self-contained page instead: charts per key, environment changes, phases, runs'],
             ['-h, --help', 'show this help']
         ]),
         '',
@@ -28990,8 +29187,86 @@ function historyNote(file, shown, total, skipped, key) {
     return `${runs(shown)}${which} in ${file}${unread}.`;
 }
 
+;// CONCATENATED MODULE: ./src/report/history-html.ts
+
+const esc = (text) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+const W = 640;
+const H = 200;
+const PAD = 40;
+/** One line chart; `changed[i]` marks a run whose environment changed (a red ring, its variables in a tooltip). */
+function svgChart(title, unit, values, changed) {
+    const shown = values.flatMap((v, i) => (v === undefined ? [] : [{ v, i }]));
+    if (shown.length === 0)
+        return '';
+    const top = Math.max(...shown.map((p) => p.v)) * 1.15 || 1;
+    const x = (i) => PAD + (values.length === 1 ? 0 : (i * (W - 2 * PAD)) / (values.length - 1));
+    const y = (v) => H - PAD + -(v / top) * (H - 2 * PAD);
+    const points = shown.map((p) => `${x(p.i).toFixed(1)},${y(p.v).toFixed(1)}`).join(' ');
+    const marks = shown
+        .map((p) => {
+        const env = changed[p.i];
+        const ring = env.length > 0;
+        return (`<circle cx="${x(p.i).toFixed(1)}" cy="${y(p.v).toFixed(1)}" r="${ring ? 6 : 3}" class="${ring ? 'env' : 'pt'}">` +
+            `<title>${esc(`${p.v} ${unit}${ring ? `; changed: ${env.join(', ')}` : ''}`)}</title></circle>`);
+    })
+        .join('');
+    return (`<figure><figcaption>${esc(title)}</figcaption>` +
+        `<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(title)}">` +
+        `<line x1="${PAD}" y1="${H - PAD}" x2="${W - PAD}" y2="${H - PAD}" class="axis"/>` +
+        `<line x1="${PAD}" y1="${PAD}" x2="${PAD}" y2="${H - PAD}" class="axis"/>` +
+        `<text x="4" y="${PAD}" class="tick">${esc(String(Math.round(top)))}</text>` +
+        `<text x="4" y="${H - PAD}" class="tick">0</text>` +
+        `<polyline points="${points}" class="line"/>${marks}</svg></figure>`);
+}
+function keySection(key, runs) {
+    const changed = runs.map((r, i) => envDrift(runs.slice(0, i), r).map((d) => d.name));
+    const startup = runs.map((r) => (r.ready ? (r.startupSeconds ?? r.elapsedSeconds) : undefined));
+    const decode = runs.map((r) => (r.ready ? r.decodeTokensPerSecond : undefined));
+    const last = runs[runs.length - 1];
+    const phases = last.phases.length
+        ? `<h3>Phases of the last run</h3><table><tr><th>phase</th><th>seconds</th></tr>${last.phases
+            .map((p) => `<tr><td>${esc(p.name)}</td><td>${p.seconds}</td></tr>`)
+            .join('')}</table>`
+        : '';
+    const changes = runs
+        .map((r, i) => changed[i].length ? `<li>${esc(r.at)}: ${changed[i].map((n) => `<code>${esc(n)}</code>`).join(', ')}</li>` : '')
+        .join('');
+    const rows = runs
+        .map((r, i) => `<tr${changed[i].length ? ' class="changed"' : ''}><td>${esc(r.at)}</td><td>${r.ready ? 'ready' : esc(r.reason)}</td>` +
+        `<td>${r.startupSeconds ?? r.elapsedSeconds}</td><td>${r.decodeTokensPerSecond ?? ''}</td><td>${r.ttftMs ?? ''}</td>` +
+        `<td>${esc(r.gpu ? `${r.gpu.count} \u00d7 ${r.gpu.model}` : '')}</td><td>${esc([r.engine, r.engineVersion].filter(Boolean).join(' '))}</td>` +
+        `<td>${esc(changed[i].join(', '))}</td></tr>`)
+        .join('');
+    return (`<section><h2>${esc(key)}</h2>` +
+        svgChart('Start-up (s)', 's', startup, changed) +
+        svgChart('Decode rate (tokens/s)', 'tokens/s', decode, changed) +
+        (changes ? `<h3>Environment changes</h3><ul>${changes}</ul>` : '') +
+        phases +
+        `<h3>Runs</h3><table><tr><th>at</th><th>outcome</th><th>start-up s</th><th>decode tokens/s</th><th>TTFT ms</th>` +
+        `<th>GPUs</th><th>engine</th><th>env changed</th></tr>${rows}</table></section>`);
+}
+const STYLE = 'body{font-family:sans-serif;margin:2em;max-width:60em}svg{background:#fafafa}.axis{stroke:#888}' +
+    '.line{fill:none;stroke:#1f6feb;stroke-width:2}.pt{fill:#1f6feb}.env{fill:#fff;stroke:#d1242f;stroke-width:3}' +
+    '.tick{font-size:11px;fill:#555}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}' +
+    '.changed{background:#fff0f0}';
+/** Counts the charts whose line has a size once laid out: a test reads it back from the page's DOM. */
+const CHECK = "addEventListener('load',()=>{const n=[...document.querySelectorAll('svg.chart polyline')]" +
+    '.filter(p=>{const b=p.getBBox();return b.width>0||b.height>0}).length;document.body.dataset.chartsDrawn=String(n)})';
+function historyHtml(runs) {
+    const keys = [...new Set(runs.map((r) => r.key))];
+    const sections = keys
+        .map((k) => keySection(k, runs.filter((r) => r.key === k)))
+        .join('');
+    return (`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>wait-for-model history</title>` +
+        `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">` +
+        `<style>${STYLE}</style></head><body><h1>wait-for-model history</h1>${sections || '<p>No runs.</p>'}` +
+        `<script>${CHECK}</script></body></html>\n`);
+}
+
 ;// CONCATENATED MODULE: ./src/cli/commands/history.ts
 /** `wait-for-model history`: the recorded runs of the history file, for people, dashboards and choosing a timeout. */
+
+
 
 
 
@@ -29002,6 +29277,7 @@ async function historyCommand(argv, io, say) {
         key: { type: 'string' },
         file: { type: 'string' },
         format: { type: 'string', default: 'table' },
+        html: { type: 'string' },
         help: { type: 'boolean', short: 'h' }
     });
     if (values.help)
@@ -29027,6 +29303,19 @@ async function historyCommand(argv, io, say) {
         return 1;
     }
     const runs = read.runs.filter((run) => key === undefined || run.key === key);
+    if (typeof values.html === 'string') {
+        if (values.html.trim() === '')
+            throw new UsageError('--html: give the path of the page to write');
+        try {
+            writeOwnFile(values.html, historyHtml(runs));
+        }
+        catch (e) {
+            say(`wait-for-model: cannot write ${values.html} (${e.message})`);
+            return 1;
+        }
+        say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : text_printable(key)));
+        return 0;
+    }
     io.stdout.write(historyText(runs.map(historyRow), format));
     say(historyNote(file, runs.length, read.runs.length, read.skipped, key === undefined ? undefined : text_printable(key)));
     return 0;
@@ -29354,8 +29643,49 @@ function containerRef(text) {
     throw new UsageError(`--container: "${text_printable(text)}" is not ${CONTAINER_FORM}`);
 }
 
+;// CONCATENATED MODULE: ./src/report/trend-chart.ts
+const num = (n) => String(Math.round(n * 10) / 10);
+/** Each run's label: its place from the newest (`now`, `-1`, \u2026), `env` where its environment changed. */
+function labels(points) {
+    const n = points.length;
+    return points
+        .map((p, i) => `"${i === n - 1 ? 'now' : String(i - n + 1)}${p.envChanged.length > 0 ? ' env' : ''}"`)
+        .join(', ');
+}
+function chart(title, axis, points, values) {
+    const top = Math.max(...values) * 1.15;
+    return [
+        '```mermaid',
+        'xychart-beta',
+        `  title "${title}"`,
+        `  x-axis [${labels(points)}]`,
+        `  y-axis "${axis}" 0 --> ${num(top > 0 ? top : 1)}`,
+        `  line [${values.map(num).join(', ')}]`,
+        '```'
+    ];
+}
+/**
+ * Markdown for the trend, with the changed variables named below it; empty with fewer than two runs. A run without
+ * the figure is drawn at 0 (xychart has no gaps).
+ */
+function trendMarkdown(points) {
+    if (points.length < 2)
+        return '';
+    const lines = ['#### Trend of this history key', ''];
+    if (points.some((p) => p.startupSeconds !== undefined))
+        lines.push(...chart('Start-up (s)', 'seconds', points, points.map((p) => p.startupSeconds ?? 0)), '');
+    if (points.some((p) => p.decodeTokensPerSecond !== undefined))
+        lines.push(...chart('Decode rate (tokens/s)', 'tokens/s', points, points.map((p) => p.decodeTokensPerSecond ?? 0)), '');
+    const n = points.length;
+    for (const [i, p] of points.entries())
+        if (p.envChanged.length > 0)
+            lines.push(`- ${i === n - 1 ? 'now' : String(i - n + 1)} env: ${p.envChanged.map((v) => `\`${v}\``).join(', ')} changed`);
+    return `${lines.join('\n').trimEnd()}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 /** The job summary in GitHub-flavoured Markdown: the wait's figures, its endpoints, its timeline, its findings. */
+
 
 
 
@@ -29374,7 +29704,14 @@ const MAX_ENV_VALUE_CHARS = 1000;
 function summaryMarkdown(outcome, ctx) {
     const out = outputs(outcome);
     const rows = [
-        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
+        [
+            'Result',
+            !outcome.ready
+                ? `\u274c not ready (${outcome.reason})`
+                : ctx.failedBy === undefined
+                    ? '\u2705 ready'
+                    : `\u274c ready, but the step failed: ${mdText(ctx.failedBy)}`
+        ],
         ['Endpoint', code(ctx.url.href)],
         ['Elapsed', `${out['elapsed-seconds']} s`],
         ['Probes', out.attempts],
@@ -29437,6 +29774,11 @@ function summaryMarkdown(outcome, ctx) {
     for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
         if (warning !== undefined)
             lines.push('', `> \u26a0\ufe0f ${markdown_cell(mdText(warning))}`);
+    if (profile?.unlike !== undefined)
+        lines.push('', `> \u2139\ufe0f ${markdown_cell(mdText(profile.unlike))}`);
+    const trend = profile?.trend === undefined ? '' : trendMarkdown(profile.trend);
+    if (trend !== '')
+        lines.push('', trend.trimEnd());
     if (profile !== undefined && profile.phases.length > 0)
         lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
     if (server?.env !== undefined || server?.envUnreadable) {

@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3465:
+/***/ 7920:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16544,6 +16544,10 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/runtime/halter.ts
 /** Ends something once, with a typed reason, and the signals that cancel a run. */
 /** `signal` cuts short every sleep and request listening to it; the first `halt` wins, later ones are refused. */
@@ -16591,6 +16595,8 @@ const GPU_CHECKS = ['warn', 'fail', 'off'];
 const STOP_MODES = ['job-end', 'always', 'never'];
 /** `history-file: auto`: the runner's tool cache for the action, the user's cache directory for the CLI. */
 const HISTORY_AUTO = 'auto';
+/** The value of `history-file` that keeps the history in GitHub's Actions cache. */
+const ACTIONS_CACHE = 'actions-cache';
 const statusAccepted = (set, status) => set.some(([lo, hi]) => status >= lo && status <= hi);
 const FIXED = {
     status: [[200, 299]],
@@ -18763,6 +18769,7 @@ const stateKeptText = (file) => `${file} after the wait: the job-end step stops 
 const outputsLostText = (file) => `${file}: the step's outputs (ready, reason, \u2026) are not set`;
 /** GITHUB_STEP_SUMMARY refused the summary. */
 const summaryLostText = (file) => `${file}: the job summary is not written`;
+const historyNotSavedText = (problem) => `History: this run was not saved to the Actions cache (${problem}); the next job will not compare with it.`;
 
 ;// CONCATENATED MODULE: ./src/report/answer-report.ts
 /** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
@@ -19154,8 +19161,6 @@ const withDefaults = (gateDeps) => ({
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
 ;// CONCATENATED MODULE: ./src/http/port-watch.ts
@@ -19390,6 +19395,30 @@ const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
 const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
 /** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
 const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+
+;// CONCATENATED MODULE: ./src/startup/engine-version.ts
+const VERSION_LINES = {
+    // "vLLM API server version 0.16.1"
+    vllm: /\bvLLM API server version ([\w.+-]+)/,
+    // "build: 6428 (a1b2c3d4) with cc ..." (llama-server's own first lines)
+    llamacpp: /^build: (\d+ \([0-9a-f]+\))/,
+    // "Listening on 127.0.0.1:11434 (version 0.12.3)"
+    ollama: /\bListening on \S+ \(version ([\w.+-]+)\)/,
+    // "server_args=ServerArgs(...)" carries none; "sglang version" is printed by `python -m sglang.check_env` only
+    sglang: /\bsglang(?: version|==)\s*([\w.+-]+)/i,
+    // TGI: `Args { ... }` carries none; its first line names the launcher's version where given
+    tgi: /\btext-generation-launcher(?: version)? ([\d][\w.+-]*)/
+};
+/** The version a log line names for `engine` (or any engine, unknown yet), or undefined. */
+function engineVersionIn(line, engine) {
+    const patterns = engine === undefined ? Object.values(VERSION_LINES) : [VERSION_LINES[engine]];
+    for (const p of patterns) {
+        const m = p?.exec(line);
+        if (m)
+            return m[1].slice(0, 60);
+    }
+    return undefined;
+}
 
 ;// CONCATENATED MODULE: ./src/startup/eta.ts
 /** By tqdm's own elapsed time per item where it prints one, else the rate between the first and latest counts. */
@@ -19626,10 +19655,12 @@ const round1 = (x) => Math.round(x * 10) / 10;
 
 
 
+
 class StartupProfile {
     opts;
     tracker;
     readyLineAt;
+    version;
     constructor(opts = {}) {
         this.opts = opts;
         this.tracker = new PhaseTracker({ engine: opts.engine, startedAt: opts.startedAt });
@@ -19641,10 +19672,12 @@ class StartupProfile {
         return this.tracker.engine;
     }
     line(text, at, lineNumber) {
+        this.version ??= engineVersionIn(text, this.engine);
         return this.say(this.tracker.feed(text, at, lineNumber), at);
     }
     /** A line written before the wait began (a server started elsewhere): it tells the phases so far, never a failure. */
     earlier(text, at, lineNumber) {
+        this.version ??= engineVersionIn(text, this.engine);
         return this.say(this.tracker.feed(text, at, lineNumber, { fatal: false }), at);
     }
     /** `owned_by` can name the engine. */
@@ -19672,6 +19705,10 @@ class StartupProfile {
     finish(at) {
         this.tracker.finish(at);
         return this.tracker.timings();
+    }
+    /** As the engine's log printed it, where it does. */
+    get engineVersion() {
+        return this.version;
     }
     get label() {
         return this.engine === undefined ? undefined : engineLog(this.engine).label;
@@ -20011,8 +20048,6 @@ function watchServer({ halter, server, log, failPattern, readLines, cancel, poll
     };
 }
 
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/runtime/own-files.ts
 /**
  * Writing only our own files: every file we create or rewrite is opened without following a symbolic link and must
@@ -20177,7 +20212,7 @@ const isMasked = (value) => value !== undefined && value.startsWith(MASKED);
 
 ;// CONCATENATED MODULE: ./src/history/record.ts
 /** One finished wait as the history keeps it (a JSON line of the history file), and how many runs it keeps. */
-const KEEP_RUNS = 100;
+const record_KEEP_RUNS = 100;
 const MEDIAN_OF = 10;
 
 ;// CONCATENATED MODULE: ./src/history/stats.ts
@@ -20189,6 +20224,18 @@ function median(values) {
     const mid = Math.floor(sorted.length / 2);
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
+/**
+ * The run-to-run noise of `values`: 1.4826 \u00d7 their median absolute deviation from the median, which is the standard
+ * deviation for normally spread values but not moved by one wild run.
+ */
+function spread(values) {
+    if (values.length < 2)
+        return 0;
+    const m = median(values);
+    return 1.4826 * median(values.map((v) => Math.abs(v - m)));
+}
+/** A change is told only past this many spreads of the earlier runs: within it, it is their usual noise. */
+const NOISE_SPREADS = 3;
 function usualStartup(earlier) {
     const ready = earlier.filter((r) => r.ready).slice(-MEDIAN_OF);
     if (ready.length === 0)
@@ -20222,7 +20269,11 @@ function regression(earlier, run) {
         }
     }
     const percent = Math.round(((seconds - usual.totalSeconds) / usual.totalSeconds) * 1000) / 10;
-    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, grewMost };
+    const spreadSeconds = spread(earlier
+        .filter((r) => r.ready)
+        .slice(-MEDIAN_OF)
+        .map(secondsOf));
+    return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, spreadSeconds, grewMost };
 }
 function envDrift(earlier, run) {
     if (run.env === undefined)
@@ -20260,7 +20311,225 @@ function throughputRegression(earlier, run) {
     if (usual <= 0)
         return undefined;
     const percentBelow = Math.round(((usual - now) / usual) * 1000) / 10;
-    return { usual, now, percentBelow, runs: rates.length, drift: envDrift(earlier, run) };
+    return { usual, now, percentBelow, runs: rates.length, spread: spread(rates), drift: envDrift(earlier, run) };
+}
+/** A run's set-up, part by part, in words; undefined where the record does not say. */
+function setupParts(r) {
+    return [
+        ['GPU', r.gpu && `${r.gpu.count} \u00d7 ${r.gpu.model}`],
+        ['driver', r.gpu?.driver],
+        ['engine', r.engine],
+        ['engine version', r.engineVersion],
+        ['model', r.modelId]
+    ];
+}
+/** The parts known on both sides that differ. */
+function setupDifference(a, b) {
+    const theirs = new Map(setupParts(a));
+    return setupParts(b).flatMap(([part, now]) => {
+        const was = theirs.get(part);
+        return was === undefined || now === undefined || was === now ? [] : [`${part}: ${was} then, ${now} now`];
+    });
+}
+/** The earlier runs on this run's set-up (GPU model and count, driver, engine and its version, model id). */
+function comparableRuns(earlier, run) {
+    const runs = earlier.filter((r) => setupDifference(r, run).length === 0);
+    if (runs.length > 0 || earlier.length === 0)
+        return { runs };
+    const n = earlier.length;
+    return {
+        runs,
+        unlike: `No earlier run of this history key is comparable: the ${n} on record ran on another set-up (the last one: ` +
+            `${setupDifference(earlier[n - 1], run).join('; ')}); this run starts its own baseline.`
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
+/**
+ * The GPUs and what holds their memory, from `nvidia-smi`'s CSV queries, within one time limit, ended at once by a
+ * signal. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is `unavailable`, never an
+ * error: a machine without a GPU is no reason to fail a wait.
+ */
+const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
+const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
+/** What nvidia-smi may write per query: a node's answer is a few hundred bytes; more is not its answer. */
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
+async function gpuSnapshot(options = {}) {
+    const until = performance.now() + (options.timeoutMs ?? 10_000);
+    const left = () => Math.max(0, until - performance.now());
+    const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left());
+    if (gpuRun.kind !== 'ok')
+        return gpuRun;
+    const appsRun = await runNvidiaSmi(APPS_QUERY, options, left());
+    if (appsRun.kind !== 'ok')
+        return appsRun;
+    const gpus = parseGpus(gpuRun.stdout);
+    const apps = parseApps(appsRun.stdout);
+    if (gpus === undefined || apps === undefined)
+        return {
+            kind: 'unavailable',
+            why: 'unreadable',
+            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
+        };
+    return { kind: 'available', gpus, apps };
+}
+/**
+ * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
+ * anything it started (a wrapper's children would hold its output open), without waiting for the pipes to close.
+ */
+function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', prefix = [], signal }, timeoutMs) {
+    return new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve({ kind: 'unavailable', why: 'cancelled' });
+        if (timeoutMs <= 0)
+            return resolve({ kind: 'unavailable', why: 'timeout' });
+        // node:child_process only when nvidia-smi is asked
+        const { spawn } = process.getBuiltinModule('node:child_process');
+        const child = spawn(command, [...prefix, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const out = new BoundedText();
+        const err = new BoundedText();
+        let settled = false;
+        const settle = (run) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+            try {
+                // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
+                if (child.pid !== undefined)
+                    process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                // gone already
+            }
+            child.stdout.destroy();
+            child.stderr.destroy();
+            resolve(run);
+        };
+        const over = () => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' });
+        child.stdout.on('data', (d) => out.add(d) || over());
+        child.stderr.on('data', (d) => err.add(d) || over());
+        const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs);
+        const onAbort = () => settle({ kind: 'unavailable', why: 'cancelled' });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        child.once('error', (e) => settle(e.code === 'ENOENT'
+            ? { kind: 'unavailable', why: 'not-found' }
+            : { kind: 'unavailable', why: 'failed', detail: e.message }));
+        child.once('close', (code) => {
+            const stdout = out.text();
+            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
+            if (code === 0)
+                settle({ kind: 'ok', stdout });
+            else
+                settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) });
+        });
+    });
+}
+/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
+class BoundedText {
+    chunks = [];
+    bytes = 0;
+    /** False once the output is over the bound. */
+    add(chunk) {
+        this.bytes += chunk.length;
+        if (this.bytes > MAX_OUTPUT_BYTES)
+            return false;
+        this.chunks.push(chunk);
+        return true;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
+/** `[N/A]` and the like are no number. */
+const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
+/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
+function csvRows(csv, fields) {
+    const rows = csv
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.split(',').map((x) => x.trim()));
+    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
+}
+/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
+function parseGpus(csv) {
+    return csvRows(csv, 5)?.map((f) => ({
+        index: Number(f[0]),
+        uuid: f[1],
+        name: f.slice(2, -2).join(','),
+        memoryUsedMiB: mib(f[f.length - 2]),
+        memoryTotalMiB: mib(f[f.length - 1])
+    }));
+}
+/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
+function parseApps(csv) {
+    return csvRows(csv, 4)?.map((f) => ({
+        pid: Number(f[0]),
+        processName: f.slice(1, -2).join(','),
+        usedMiB: mib(f[f.length - 2]),
+        gpuUuid: f[f.length - 1]
+    }));
+}
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes), in its order; all of them when it is
+ * unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id), and empty hides them all.
+ */
+function visibleGpus(gpus, cudaVisibleDevices) {
+    if (cudaVisibleDevices === undefined)
+        return [...gpus];
+    const chosen = [];
+    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
+        if (entry === '')
+            break;
+        const gpu = /^\d+$/.test(entry)
+            ? gpus.find((g) => g.index === Number(entry))
+            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
+        if (gpu === undefined)
+            break;
+        if (!chosen.includes(gpu))
+            chosen.push(gpu);
+    }
+    return chosen;
+}
+/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
+function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
+    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).map((g) => g.uuid));
+    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
+}
+/** The GPU memory held by any of `pids` (a server and its workers). */
+function memoryHeldBy(snapshot, pids) {
+    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
+    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
+}
+const INVENTORY_QUERY = ['--query-gpu=index,uuid,name,driver_version', '--format=csv,noheader,nounits'];
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (all when unset), as one model (several models: joined with ` + `);
+ * undefined where nvidia-smi cannot tell or none is visible.
+ */
+async function gpuInventory(options = {}) {
+    const run = await runNvidiaSmi(INVENTORY_QUERY, options, options.timeoutMs ?? 5_000);
+    if (run.kind !== 'ok')
+        return undefined;
+    const rows = csvRows(run.stdout, 4);
+    if (rows === undefined || rows.length === 0)
+        return undefined;
+    const gpus = rows.map((f) => ({
+        index: Number(f[0]),
+        uuid: f[1],
+        name: f.slice(2, -1).join(','),
+        driver: f.at(-1) ?? ''
+    }));
+    const seen = visibleGpus(gpus, options.cudaVisibleDevices);
+    if (seen.length === 0)
+        return undefined;
+    return {
+        model: [...new Set(seen.map((g) => g.name))].join(' + '),
+        count: seen.length,
+        driver: [...new Set(seen.map((g) => g.driver))].join(' + ')
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/server/proc.ts
@@ -20698,9 +20967,9 @@ function readHistory(path) {
             return { runs: [], skipped: 0 };
         throw e;
     }
-    return parseHistory(text);
+    return store_parseHistory(text);
 }
-function parseHistory(text) {
+function store_parseHistory(text) {
     const runs = [];
     let skipped = 0;
     for (const line of text.split('\n')) {
@@ -20736,6 +21005,13 @@ function parseRun(line) {
         (r.placement === undefined || ['gpu', 'partial', 'cpu'].includes(r.placement)) &&
         Array.isArray(r.phases) &&
         r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
+        (r.gpu === undefined ||
+            (typeof r.gpu === 'object' &&
+                r.gpu !== null &&
+                typeof r.gpu.model === 'string' &&
+                Number.isSafeInteger(r.gpu.count) &&
+                typeof r.gpu.driver === 'string')) &&
+        [r.engine, r.engineVersion, r.modelId].every((t) => t === undefined || typeof t === 'string') &&
         (r.env === undefined ||
             (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
     return fine ? r : undefined;
@@ -20784,7 +21060,7 @@ function runLine(run) {
  * Appends one run under the file's lock, so a trim elsewhere cannot drop it, then trims its key. Without the lock
  * within `lockWaitMs` (at most 2 s), it appends all the same; a cancel ends the wait at once and records nothing.
  */
-async function appendRun(path, run, { keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS, signal } = {}) {
+async function appendRun(path, run, { keep = record_KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS, signal } = {}) {
     const line = runLine(run);
     if (line === undefined)
         return 'too-long';
@@ -20813,7 +21089,7 @@ async function appendRun(path, run, { keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_M
 }
 /** Keeps the last `keep` runs of every key (dropping unreadable lines); the caller holds the lock. */
 function trimLocked(path, keep) {
-    const { runs } = parseHistory(readTail(path));
+    const { runs } = store_parseHistory(readTail(path));
     const seen = new Map();
     const kept = [];
     for (let i = runs.length - 1; i >= 0; i--) {
@@ -21100,6 +21376,7 @@ function smokeRows(outcome) {
 
 
 
+
 /** Reads the earlier runs with `key`; `file` undefined (with `offNotice` saying why, if it is worth saying) is history off. */
 function loadHistory(file, key, offNotice) {
     const off = (notice) => ({ key, earlier: [], notices: notice ? [notice] : [], warnings: [] });
@@ -21129,10 +21406,12 @@ function loadHistory(file, key, offNotice) {
  * a warm one is a regression every time. A cancel while it waits for the lock leaves the run unrecorded.
  */
 async function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, signal) {
-    const r = regression(history.earlier, run);
-    const slower = throughputRegression(history.earlier, run);
-    const drift = envDrift(history.earlier, run);
-    const notices = [];
+    // only runs on the same GPUs, driver, engine version and model compare with this one
+    const { runs: like, unlike } = comparableRuns(history.earlier, run);
+    const r = regression(like, run);
+    const slower = throughputRegression(like, run);
+    const drift = envDrift(like, run);
+    const notices = unlike === undefined ? [] : [unlike];
     if (history.file !== undefined) {
         try {
             const appended = await appendRun(history.file, run, { lockWaitMs, signal });
@@ -21143,23 +21422,62 @@ async function recordRun(history, run, thresholdPercent, minRuns, lockWaitMs, si
             notices.push(`History: this run was not recorded (${e.message}).`);
         }
     }
+    // told past both the threshold and the earlier runs' own noise: a noisy engine does not cry wolf
+    const slowerStartup = r !== undefined &&
+        r.runs >= minRuns &&
+        r.percent > thresholdPercent &&
+        r.seconds - r.expectedSeconds > NOISE_SPREADS * r.spreadSeconds;
+    const slowerDecode = slower !== undefined &&
+        slower.runs >= minRuns &&
+        slower.percentBelow > thresholdPercent &&
+        slower.usual - slower.now > NOISE_SPREADS * slower.spread;
     return {
-        expectedSeconds: history.usual?.totalSeconds,
+        expectedSeconds: usualStartup(like)?.totalSeconds,
         regressionPercent: r?.percent,
-        regression: r !== undefined && r.runs >= minRuns && r.percent > thresholdPercent ? regressionText(r) : undefined,
+        regression: slowerStartup ? regressionText(r) : undefined,
         drift: drift.length ? driftWarning(drift) : undefined,
         usualDecodeTokensPerSecond: slower?.usual,
-        throughputRegression: slower !== undefined && slower.runs >= minRuns && slower.percentBelow > thresholdPercent
-            ? throughputRegressionText(slower)
-            : undefined,
+        throughputRegression: slowerDecode ? throughputRegressionText(slower) : undefined,
+        unlike,
+        envChanges: drift.map(envChange),
+        trend: trendOf([...like, run]),
+        verdict: slowerDecode
+            ? 'slower-decode'
+            : slowerStartup
+                ? 'slower-startup'
+                : drift.length > 0
+                    ? 'environment-changed'
+                    : like.length === 0
+                        ? 'no-baseline'
+                        : 'ok',
         notices
     };
 }
+/** The last runs drawn, each with the variables changed since the one before it (of the same `env-report`). */
+const TREND_RUNS = 20;
+function trendOf(runs) {
+    const ready = runs.filter((r) => r.ready);
+    return ready.slice(-TREND_RUNS).map((r, i, shown) => {
+        const before = ready.slice(0, ready.length - shown.length + i);
+        return {
+            startupSeconds: r.startupSeconds ?? r.elapsedSeconds,
+            decodeTokensPerSecond: r.decodeTokensPerSecond,
+            envChanged: envDrift(before, r).map((d) => d.name)
+        };
+    });
+}
+/** A credential's values are keyed hashes: only that it changed is told. */
+function envChange(d) {
+    const shown = (v) => (v === undefined ? null : d.secret ? MASKED : v);
+    return { name: d.name, was: shown(d.was), now: shown(d.now) };
+}
+const CACHE_ONLY = 'History is off: "actions-cache" keeps it in GitHub\'s Actions cache, which only the action reaches.';
 /** The earlier runs of this server's key (a fleet's servers each their own), its notices said. */
 function openHistory(settings, server, deps) {
     const auto = settings.historyFile === HISTORY_AUTO;
+    const cached = settings.historyFile === ACTIONS_CACHE;
     const urls = server.targets.map((t) => t.url.href).join('\n');
-    const file = auto ? deps.defaultHistory?.path : settings.historyFile;
+    const file = auto ? deps.defaultHistory?.path : cached ? deps.cachedHistory?.path : settings.historyFile;
     const given = settings.historyKey;
     const fleet = settings.servers.length > 1;
     // Hashed only for a history that is on: nothing reads the key of one that is off.
@@ -21170,11 +21488,21 @@ function openHistory(settings, server, deps) {
         : fleet
             ? `${given} ${urls}`
             : given;
-    const history = loadHistory(file, key, auto ? deps.defaultHistory?.notice : undefined);
+    const offNotice = auto ? deps.defaultHistory?.notice : cached ? (deps.cachedHistory?.notice ?? CACHE_ONLY) : undefined;
+    const history = loadHistory(file, key, offNotice);
     for (const n of history.notices)
         deps.notice(n, 'history');
     for (const w of history.warnings)
         deps.warn(w, 'history');
+    // nvidia-smi can take a while: asked now, beside the wait, and read once the run is recorded
+    if (history.file !== undefined)
+        history.hardware = gpuInventory({
+            env: deps.env,
+            cudaVisibleDevices: deps.env.CUDA_VISIBLE_DEVICES,
+            // asked at the wait's start: done by its deadline at the latest, so a hanging nvidia-smi never holds the step
+            timeoutMs: Math.min(5_000, settings.timeoutMs),
+            signal: deps.cancel?.signal
+        });
     return history;
 }
 /** This run against the earlier ones (regression, changed environment), then recorded unless a cancel comes first. */
@@ -21201,7 +21529,8 @@ async function finishHistory({ settings, outcome, facts, profile, history, deps,
         phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
         ...smokeRecord(outcome, settings),
-        ...(outcome.placement === undefined ? {} : { placement: outcome.placement.placement })
+        ...(outcome.placement === undefined ? {} : { placement: outcome.placement.placement }),
+        ...setupRecord(await history.hardware, profile.engineVersion, outcome.last?.modelId)
     };
     // a history file another job holds locked must not keep this one past its deadline
     const findings = await recordRun(history, run, settings.regressionThresholdPercent, settings.regressionMinRuns, settings.timeoutMs - outcome.elapsedMs, deps.cancel?.signal);
@@ -21209,11 +21538,18 @@ async function finishHistory({ settings, outcome, facts, profile, history, deps,
         deps.warn(findings.regression, 'regression');
     if (findings.throughputRegression !== undefined && !settings.failOnRegression)
         deps.warn(findings.throughputRegression, 'throughput-regression');
-    if (findings.drift !== undefined)
+    if (findings.drift !== undefined && !settings.failOnEnvironment)
         deps.warn(findings.drift, 'drift');
     for (const n of findings.notices)
         deps.notice(n, 'history');
     return { engineLabel, phases, usualPhaseSeconds, ...findings };
+}
+function setupRecord(gpu, engineVersion, modelId) {
+    return {
+        ...(gpu === undefined ? {} : { gpu }),
+        ...(engineVersion === undefined ? {} : { engineVersion }),
+        ...(modelId === undefined ? {} : { modelId: modelId.slice(0, 200) })
+    };
 }
 const run_history_round1 = (x) => Math.round(x * 10) / 10;
 /** The `env-report` as history keeps it: a credential as a keyed hash, so that a change is still told. */
@@ -22998,7 +23334,9 @@ const OUTPUTS = {
         kind: 'number',
         of: (o) => textOf(o.smoke?.ttftMs === undefined ? undefined : Math.round(o.smoke.ttftMs))
     },
-    'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) }
+    'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) },
+    verdict: { kind: 'string', of: (o) => (o.ready ? (o.profile?.verdict ?? 'no-baseline') : 'not-ready') },
+    'env-changes': { kind: 'json', of: (o) => JSON.stringify(o.profile?.envChanges ?? []) }
 };
 const OUTPUT_NAMES = Object.keys(OUTPUTS);
 function outputs(outcome) {
@@ -23106,6 +23444,13 @@ function conclude(gateOutcome, settings) {
         verdicts.push({ kind: 'fail', message: regression, title: NOTE_TITLES.regression });
     if (settings.failOnRegression && throughputRegression !== undefined)
         verdicts.push({ kind: 'fail', message: throughputRegression, title: NOTE_TITLES['throughput-regression'] });
+    const drift = outcome.profile?.drift;
+    if (settings.failOnEnvironment && drift !== undefined)
+        verdicts.push({ kind: 'fail', message: drift, title: NOTE_TITLES.drift });
+    // a ready server whose step fails (a regression, a changed environment): the summary's headline says so
+    const failedBy = outcome.ready ? verdicts.find((v) => v.kind === 'fail')?.title : undefined;
+    if (failedBy !== undefined)
+        context.failedBy = failedBy;
     return {
         outcome,
         ready: outcome.ready,
@@ -23171,167 +23516,6 @@ function concludedSince(next, settings, cancel, stage, elapsedMs) {
     if (signal === undefined || next.outcome.reason === 'cancelled')
         return next;
     return conclude(asCancelled(next.outcome, signal, stage, elapsedMs), settings);
-}
-
-;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
-/**
- * The GPUs and what holds their memory, from `nvidia-smi`'s CSV queries, within one time limit, ended at once by a
- * signal. Where nvidia-smi is missing, fails, hangs, floods or is cancelled the answer is `unavailable`, never an
- * error: a machine without a GPU is no reason to fail a wait.
- */
-const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
-const APPS_QUERY = ['--query-compute-apps=pid,process_name,used_memory,gpu_uuid', '--format=csv,noheader,nounits'];
-/** What nvidia-smi may write per query: a node's answer is a few hundred bytes; more is not its answer. */
-const MAX_OUTPUT_BYTES = 1024 * 1024;
-/** The GPUs and the compute processes on them, in two calls of nvidia-smi, both within `timeoutMs`. */
-async function gpuSnapshot(options = {}) {
-    const until = performance.now() + (options.timeoutMs ?? 10_000);
-    const left = () => Math.max(0, until - performance.now());
-    const gpuRun = await runNvidiaSmi(GPU_QUERY, options, left());
-    if (gpuRun.kind !== 'ok')
-        return gpuRun;
-    const appsRun = await runNvidiaSmi(APPS_QUERY, options, left());
-    if (appsRun.kind !== 'ok')
-        return appsRun;
-    const gpus = parseGpus(gpuRun.stdout);
-    const apps = parseApps(appsRun.stdout);
-    if (gpus === undefined || apps === undefined)
-        return {
-            kind: 'unavailable',
-            why: 'unreadable',
-            detail: firstLine(gpus === undefined ? gpuRun.stdout : appsRun.stdout)
-        };
-    return { kind: 'available', gpus, apps };
-}
-/**
- * One query. nvidia-smi runs in a process group of its own, so that a timeout, a flood or a cancel kills it and
- * anything it started (a wrapper's children would hold its output open), without waiting for the pipes to close.
- */
-function runNvidiaSmi(args, { env = process.env, command = 'nvidia-smi', prefix = [], signal }, timeoutMs) {
-    return new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve({ kind: 'unavailable', why: 'cancelled' });
-        if (timeoutMs <= 0)
-            return resolve({ kind: 'unavailable', why: 'timeout' });
-        // node:child_process only when nvidia-smi is asked
-        const { spawn } = process.getBuiltinModule('node:child_process');
-        const child = spawn(command, [...prefix, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-        const out = new BoundedText();
-        const err = new BoundedText();
-        let settled = false;
-        const settle = (run) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-            try {
-                // the group, even once nvidia-smi itself has exited: what it started may still hold the pipes
-                if (child.pid !== undefined)
-                    process.kill(-child.pid, 'SIGKILL');
-            }
-            catch {
-                // gone already
-            }
-            child.stdout.destroy();
-            child.stderr.destroy();
-            resolve(run);
-        };
-        const over = () => settle({ kind: 'unavailable', why: 'unreadable', detail: 'output over 1 MiB' });
-        child.stdout.on('data', (d) => out.add(d) || over());
-        child.stderr.on('data', (d) => err.add(d) || over());
-        const timer = setTimeout(() => settle({ kind: 'unavailable', why: 'timeout' }), timeoutMs);
-        const onAbort = () => settle({ kind: 'unavailable', why: 'cancelled' });
-        signal?.addEventListener('abort', onAbort, { once: true });
-        child.once('error', (e) => settle(e.code === 'ENOENT'
-            ? { kind: 'unavailable', why: 'not-found' }
-            : { kind: 'unavailable', why: 'failed', detail: e.message }));
-        child.once('close', (code) => {
-            const stdout = out.text();
-            // nvidia-smi prints its own failure ("NVIDIA-SMI has failed because it couldn't communicate \u2026") on stdout
-            if (code === 0)
-                settle({ kind: 'ok', stdout });
-            else
-                settle({ kind: 'unavailable', why: 'failed', detail: firstLine(stdout.trim() === '' ? err.text() : stdout) });
-        });
-    });
-}
-/** Output kept as chunks up to MAX_OUTPUT_BYTES: a flood of hundreds of MB never becomes one string. */
-class BoundedText {
-    chunks = [];
-    bytes = 0;
-    /** False once the output is over the bound. */
-    add(chunk) {
-        this.bytes += chunk.length;
-        if (this.bytes > MAX_OUTPUT_BYTES)
-            return false;
-        this.chunks.push(chunk);
-        return true;
-    }
-    text() {
-        return Buffer.concat(this.chunks).toString('utf8');
-    }
-}
-const firstLine = (text) => text.trim().split('\n', 1)[0].slice(0, 300);
-/** `[N/A]` and the like are no number. */
-const mib = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined);
-/** The lines of a `noheader` CSV answer, split into fields; undefined unless each has `fields` and starts with a number. */
-function csvRows(csv, fields) {
-    const rows = csv
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => l.split(',').map((x) => x.trim()));
-    return rows.every((f) => f.length >= fields && /^\d+$/.test(f[0])) ? rows : undefined;
-}
-/** `0, GPU-24f1\u2026, NVIDIA H200, 21099, 143771` per line; the name (which may hold a comma) is what lies between. */
-function parseGpus(csv) {
-    return csvRows(csv, 5)?.map((f) => ({
-        index: Number(f[0]),
-        uuid: f[1],
-        name: f.slice(2, -2).join(','),
-        memoryUsedMiB: mib(f[f.length - 2]),
-        memoryTotalMiB: mib(f[f.length - 1])
-    }));
-}
-/** `430, python3, 21090, GPU-24f1\u2026` per line (nothing at all when no process computes). */
-function parseApps(csv) {
-    return csvRows(csv, 4)?.map((f) => ({
-        pid: Number(f[0]),
-        processName: f.slice(1, -2).join(','),
-        usedMiB: mib(f[f.length - 2]),
-        gpuUuid: f[f.length - 1]
-    }));
-}
-/**
- * The GPUs `CUDA_VISIBLE_DEVICES` names (indices, UUIDs or UUID prefixes), in its order; all of them when it is
- * unset. Like CUDA, the list ends at the first entry that names no GPU (`-1`, a MIG id), and empty hides them all.
- */
-function visibleGpus(gpus, cudaVisibleDevices) {
-    if (cudaVisibleDevices === undefined)
-        return [...gpus];
-    const chosen = [];
-    for (const entry of cudaVisibleDevices.split(',').map((e) => e.trim())) {
-        if (entry === '')
-            break;
-        const gpu = /^\d+$/.test(entry)
-            ? gpus.find((g) => g.index === Number(entry))
-            : gpus.find((g) => g.uuid.toLowerCase().startsWith(entry.toLowerCase()) && /^gpu-/i.test(entry));
-        if (gpu === undefined)
-            break;
-        if (!chosen.includes(gpu))
-            chosen.push(gpu);
-    }
-    return chosen;
-}
-/** The compute processes on the GPUs `CUDA_VISIBLE_DEVICES` names (all GPUs when unset). */
-function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
-    const uuids = new Set(visibleGpus(snapshot.gpus, cudaVisibleDevices).map((g) => g.uuid));
-    return snapshot.apps.filter((a) => uuids.has(a.gpuUuid));
-}
-/** The GPU memory held by any of `pids` (a server and its workers). */
-function memoryHeldBy(snapshot, pids) {
-    const apps = snapshot.apps.filter((a) => pids.has(a.pid));
-    return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
 }
 
 ;// CONCATENATED MODULE: ./src/server/preflight.ts
@@ -26532,8 +26716,49 @@ function refusedFleet(settings, refusal) {
     return { ...by, results };
 }
 
+;// CONCATENATED MODULE: ./src/report/trend-chart.ts
+const num = (n) => String(Math.round(n * 10) / 10);
+/** Each run's label: its place from the newest (`now`, `-1`, \u2026), `env` where its environment changed. */
+function labels(points) {
+    const n = points.length;
+    return points
+        .map((p, i) => `"${i === n - 1 ? 'now' : String(i - n + 1)}${p.envChanged.length > 0 ? ' env' : ''}"`)
+        .join(', ');
+}
+function chart(title, axis, points, values) {
+    const top = Math.max(...values) * 1.15;
+    return [
+        '```mermaid',
+        'xychart-beta',
+        `  title "${title}"`,
+        `  x-axis [${labels(points)}]`,
+        `  y-axis "${axis}" 0 --> ${num(top > 0 ? top : 1)}`,
+        `  line [${values.map(num).join(', ')}]`,
+        '```'
+    ];
+}
+/**
+ * Markdown for the trend, with the changed variables named below it; empty with fewer than two runs. A run without
+ * the figure is drawn at 0 (xychart has no gaps).
+ */
+function trendMarkdown(points) {
+    if (points.length < 2)
+        return '';
+    const lines = ['#### Trend of this history key', ''];
+    if (points.some((p) => p.startupSeconds !== undefined))
+        lines.push(...chart('Start-up (s)', 'seconds', points, points.map((p) => p.startupSeconds ?? 0)), '');
+    if (points.some((p) => p.decodeTokensPerSecond !== undefined))
+        lines.push(...chart('Decode rate (tokens/s)', 'tokens/s', points, points.map((p) => p.decodeTokensPerSecond ?? 0)), '');
+    const n = points.length;
+    for (const [i, p] of points.entries())
+        if (p.envChanged.length > 0)
+            lines.push(`- ${i === n - 1 ? 'now' : String(i - n + 1)} env: ${p.envChanged.map((v) => `\`${v}\``).join(', ')} changed`);
+    return `${lines.join('\n').trimEnd()}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 /** The job summary in GitHub-flavoured Markdown: the wait's figures, its endpoints, its timeline, its findings. */
+
 
 
 
@@ -26552,7 +26777,14 @@ const MAX_ENV_VALUE_CHARS = 1000;
 function summaryMarkdown(outcome, ctx) {
     const out = outputs(outcome);
     const rows = [
-        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
+        [
+            'Result',
+            !outcome.ready
+                ? `\u274c not ready (${outcome.reason})`
+                : ctx.failedBy === undefined
+                    ? '\u2705 ready'
+                    : `\u274c ready, but the step failed: ${mdText(ctx.failedBy)}`
+        ],
         ['Endpoint', code(ctx.url.href)],
         ['Elapsed', `${out['elapsed-seconds']} s`],
         ['Probes', out.attempts],
@@ -26615,6 +26847,11 @@ function summaryMarkdown(outcome, ctx) {
     for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
         if (warning !== undefined)
             lines.push('', `> \u26a0\ufe0f ${markdown_cell(mdText(warning))}`);
+    if (profile?.unlike !== undefined)
+        lines.push('', `> \u2139\ufe0f ${markdown_cell(mdText(profile.unlike))}`);
+    const trend = profile?.trend === undefined ? '' : trendMarkdown(profile.trend);
+    if (trend !== '')
+        lines.push('', trend.trimEnd());
     if (profile !== undefined && profile.phases.length > 0)
         lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
     if (server?.env !== undefined || server?.envUnreadable) {
@@ -26857,6 +27094,214 @@ async function carryOut(concluded, settings, deps, medium) {
     await medium.outputs(next.outputs, () => redact(summaryMarkdown(next.outcome, next.context), settings.secrets));
     next.verdicts.forEach(medium.verdict);
     return next.exitCode;
+}
+
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/history/actions-cache.ts
+/**
+ * The history kept in GitHub's Actions cache (`history-file: actions-cache`), for runners that keep nothing between
+ * jobs: restored into a folder of the job's before the wait, saved by the job-end step under the next generation's key.
+ */
+
+
+
+
+
+const CACHE_KEY_PREFIX = 'wait-for-model-history-';
+/** The history's file in its folder (cache-call.ts caches it and its key). */
+const HISTORY_NAME = 'history.jsonl';
+/** Keys take letters, digits and `._-`: a `history-key` keeps those, anything else is hashed. */
+function cachePrefix(historyKey) {
+    const plain = /^[A-Za-z0-9._-]{1,100}$/.test(historyKey);
+    const slug = plain
+        ? historyKey
+        : process.getBuiltinModule('node:crypto').createHash('sha256').update(historyKey).digest('hex').slice(0, 16);
+    return `${CACHE_KEY_PREFIX}${slug}-`;
+}
+/** The generation a key holds, the number after the prefix; 0 for one not of ours. */
+function generationOf(key, prefix) {
+    if (key === undefined || !key.startsWith(prefix))
+        return 0;
+    const m = /^(\d{1,9})(?:\.[0-9a-f]+)?$/.exec(key.slice(prefix.length));
+    return m ? Number(m[1]) : 0;
+}
+/**
+ * dist/cache.js, beside this bundle; the runtime token goes to it alone (as the runner gives it to this process).
+ * Its output is @actions/cache's log, passed on; its last line is the result.
+ */
+function childCacheClient(env = process.env) {
+    const script = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'cache.js');
+    const call = (dir, op, key) => new Promise((resolve) => {
+        const { spawn } = process.getBuiltinModule('node:child_process');
+        const child = spawn(process.execPath, [script, op, key], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d) => (out += d.toString()));
+        child.stderr.on('data', (d) => (err += d.toString()));
+        child.once('error', (e) => resolve({ failed: e.message }));
+        child.once('close', (code) => {
+            const lines = out.trimEnd().split('\n');
+            const last = lines.pop() ?? '';
+            for (const line of lines)
+                process.stdout.write(`${line}\n`);
+            try {
+                resolve(JSON.parse(last));
+            }
+            catch {
+                resolve({
+                    failed: `the cache client exited with ${code}: ${(err.trim() || last).split('\n')[0].slice(0, 300)}`
+                });
+            }
+        });
+    });
+    return {
+        // as @actions/cache's isFeatureAvailable tells it
+        isFeatureAvailable: () => Boolean(env.ACTIONS_CACHE_SERVICE_V2 ? env.ACTIONS_RESULTS_URL : env.ACTIONS_CACHE_URL),
+        restore: (dir, prefix) => call(dir, 'restore', prefix),
+        save: (dir, key) => call(dir, 'save', key)
+    };
+}
+const readText = (path) => {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+    }
+    catch {
+        return '';
+    }
+};
+/** Restores the newest entry of `prefix` into `dir`; a problem in words when the cache cannot be used. */
+async function restoreHistory(dir, prefix, client) {
+    try {
+        const cache = client ?? childCacheClient();
+        if (!cache.isFeatureAvailable())
+            return {
+                problem: 'History is off: the Actions cache is not available here (ACTIONS_RESULTS_URL, or ACTIONS_CACHE_URL, is not set).'
+            };
+        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true, mode: 0o700 });
+        const { value: matched, failed } = await cache.restore(dir, prefix);
+        // saving on top of a history that could not be read would make a newest entry without its runs
+        if (failed !== undefined)
+            return { problem: `History is off: the Actions cache could not be read (${failed}).` };
+        const restoredBytes = Buffer.byteLength(readText((0,external_node_path_namespaceObject.join)(dir, HISTORY_NAME)));
+        return { history: { dir, prefix, gen: generationOf(matched, prefix), restoredBytes } };
+    }
+    catch (e) {
+        return { problem: `History is off: the Actions cache could not be read (${e.message}).` };
+    }
+}
+/**
+ * Both histories' runs, each once (a line is a run: a run restored by both is the same line), oldest first, the last
+ * KEEP_RUNS of each key.
+ */
+function mergeHistories(a, b) {
+    const lines = new Map();
+    for (const text of [a, b])
+        for (const line of text.split('\n')) {
+            if (line.trim() === '' || lines.has(line))
+                continue;
+            const run = parseHistory(line).runs[0];
+            if (run !== undefined)
+                lines.set(line, { at: run.at, key: run.key });
+        }
+    const sorted = [...lines].sort(([, x], [, y]) => (x.at < y.at ? -1 : x.at > y.at ? 1 : 0));
+    const seen = new Map();
+    const kept = [];
+    for (let i = sorted.length - 1; i >= 0; i--) {
+        const [line, { key }] = sorted[i];
+        const n = seen.get(key) ?? 0;
+        if (n < KEEP_RUNS)
+            kept.push(line);
+        seen.set(key, n + 1);
+    }
+    return kept
+        .reverse()
+        .map((l) => `${l}\n`)
+        .join('');
+}
+/**
+ * Saves under the next generation's key. Keys are never overwritten, so a key another job took first is refused:
+ * then the newest entry is restored again, its runs merged with ours, and the generation after it is tried. Two jobs
+ * that restored the same entry thus both end in the newest one; after `patienceMs` (a job that took a key and never
+ * finished its upload) it saves under a key of its own beside that generation.
+ */
+async function saveHistory(history, options = {}) {
+    const { dir, prefix } = history;
+    const sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    const patienceMs = options.patienceMs ?? 30_000;
+    const file = join(dir, HISTORY_NAME);
+    let ours = readText(file);
+    if (Buffer.byteLength(ours) === history.restoredBytes)
+        return { unchanged: true };
+    const cache = options.client ?? childCacheClient();
+    let gen = history.gen;
+    const until = Date.now() + patienceMs;
+    let pauseMs = 200;
+    for (let attempt = 0;; attempt++) {
+        try {
+            if (attempt > 0) {
+                // what another job saved since: its runs are merged into ours
+                const scratch = mkdtempSync(join(dir, 'newest-'));
+                try {
+                    const { value: matched, failed } = await cache.restore(scratch, prefix);
+                    if (failed !== undefined)
+                        return { problem: failed };
+                    const theirs = generationOf(matched, prefix);
+                    if (theirs >= gen) {
+                        ours = mergeHistories(readText(join(scratch, HISTORY_NAME)), ours);
+                        gen = theirs;
+                        writeFileSync(file, ours);
+                    }
+                }
+                finally {
+                    rmSync(scratch, { recursive: true, force: true });
+                }
+            }
+            const late = Date.now() >= until;
+            const key = late
+                ? `${prefix}${gen + 1}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}`
+                : `${prefix}${gen + 1}`;
+            const { value: id, failed } = await cache.save(dir, key);
+            if (id !== -1)
+                return { saved: key };
+            // a key another job took is told as information only; anything else is a failure, not worth a retry
+            if (failed !== undefined)
+                return { problem: failed };
+            if (late)
+                return { problem: `the Actions cache refused key ${key}` };
+        }
+        catch (e) {
+            return { problem: e.message };
+        }
+        await sleep(pauseMs);
+        pauseMs = Math.min(pauseMs * 2, 2_000);
+    }
+}
+/**
+ * The main step's state value read back: the runner keeps it in a file a process of the job may have written, so
+ * only a folder under RUNNER_TEMP and a key of ours are taken; anything else is undefined (nothing is saved).
+ */
+function readCachedHistory(value, runnerTemp) {
+    if (value === '' || !runnerTemp)
+        return undefined;
+    let s;
+    try {
+        s = JSON.parse(value);
+    }
+    catch {
+        return undefined;
+    }
+    const fine = typeof s === 'object' &&
+        s !== null &&
+        typeof s.dir === 'string' &&
+        s.dir.startsWith(`${runnerTemp.replace(/\/+$/, '')}/wait-for-model-history-`) &&
+        !s.dir.includes('/..') &&
+        typeof s.prefix === 'string' &&
+        new RegExp(`^${CACHE_KEY_PREFIX}[A-Za-z0-9._-]{1,100}-$`).test(s.prefix) &&
+        Number.isSafeInteger(s.gen) &&
+        s.gen >= 0 &&
+        Number.isSafeInteger(s.restoredBytes);
+    return fine ? s : undefined;
 }
 
 // EXTERNAL MODULE: external "os"
@@ -27188,7 +27633,10 @@ const INPUTS = {
             "warn when startup is slower, or the smoke test's decode rate lower, than the median of earlier runs by more than this"
         ]
     },
-    'fail-on-regression': { default: 'false', flag: ['BOOL', 'true: exit 1 on such a regression'] }
+    'fail-on-regression': {
+        default: 'false',
+        flag: ['BOOL|environment', 'true: exit 1 on such a regression; environment: on a changed env-report variable alone']
+    }
 };
 const INPUT_NAMES = Object.keys(INPUTS);
 const INPUT_DEFAULTS = Object.fromEntries(INPUT_NAMES.map((n) => [n, INPUTS[n].default]));
@@ -27692,7 +28140,10 @@ function parse_settings_readHistory(read, get) {
         throw new InputError('history-file', { value: text_printable(historyRaw), problem: 'contains a control character' });
     const historyFile = historyRaw === '' ? undefined : historyRaw;
     // written to and renamed over: a link would send the writes, and then the rename, wherever it points
-    if (historyFile !== undefined && historyFile !== HISTORY_AUTO && isSymlink(historyFile))
+    if (historyFile !== undefined &&
+        historyFile !== HISTORY_AUTO &&
+        historyFile !== ACTIONS_CACHE &&
+        isSymlink(historyFile))
         throw new InputError('history-file', {
             value: text_printable(historyFile),
             problem: 'is a symbolic link, which is never followed',
@@ -27702,8 +28153,14 @@ function parse_settings_readHistory(read, get) {
     if (historyKey !== undefined && historyKey.length > 200)
         throw new InputError('history-key', { problem: `is ${historyKey.length} characters long; give at most 200` });
     const regressionThresholdPercent = read.field('regression-threshold', parsePercent);
-    const failOnRegression = read.field('fail-on-regression', parseBoolean);
-    return { historyFile, historyKey, regressionThresholdPercent, failOnRegression };
+    const failOn = read.field('fail-on-regression', (t) => /^\s*environment\s*$/i.test(t) ? 'environment' : parseBoolean(t));
+    return {
+        historyFile,
+        historyKey,
+        regressionThresholdPercent,
+        failOnRegression: failOn === true,
+        failOnEnvironment: failOn === 'environment'
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/action/main.ts
@@ -27729,11 +28186,31 @@ function parse_settings_readHistory(read, get) {
 
 
 
+
+
+
+
 /**
  * An input as @actions/core's getInput reads it; one missing from the environment (outside a runner) takes its
  * action.yml default, as the runner would give it, and one set to '' stays '' (history-file '' is history off).
  */
 const actionInput = (name) => (process.env[inputVariable(name)] ?? INPUT_DEFAULTS[name]).trim();
+/**
+ * The Actions cache's newest entry of this history key, restored into a folder of this step's under RUNNER_TEMP
+ * (removed by the runner at the job's end).
+ */
+async function restoreCached(settings) {
+    const temp = process.env.RUNNER_TEMP;
+    if (!temp)
+        return { problem: 'History is off: RUNNER_TEMP is not set, where the Actions cache is restored.' };
+    const key = settings.historyKey ??
+        historyKey(settings.servers.map((s) => s.targets.map((t) => t.url.href).join('\n')).join('\n'), settings.model, settings.servers.map((s) => s.start ?? '').join('\n'));
+    (0,external_node_fs_namespaceObject.mkdirSync)(temp, { recursive: true });
+    const restored = await restoreHistory((0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(temp, 'wait-for-model-history-')), cachePrefix(key));
+    return 'problem' in restored
+        ? restored
+        : { history: restored.history, path: (0,external_node_path_namespaceObject.join)(restored.history.dir, HISTORY_NAME) };
+}
 async function run() {
     let secrets = [];
     // as core.info writes it, redacted and defused: no secret and no workflow command reaches the log
@@ -27760,7 +28237,8 @@ async function run() {
             note('warning', INSECURE_TLS_WARNING, 'insecure-tls');
         // The job-end step stops what `start` launched by the state saved here, at once as each server is launched:
         // a runner file that cannot take it refuses the start, as nothing could stop the server afterwards.
-        const saveNow = stopsAnyAtJobEnd(settings) ? await stateSaver() : undefined;
+        const cached = settings.historyFile === ACTIONS_CACHE ? await restoreCached(settings) : undefined;
+        const saveNow = stopsAnyAtJobEnd(settings) || cached !== undefined ? await stateSaver() : undefined;
         const saveFails = (values) => {
             try {
                 saveNow?.(values);
@@ -27786,8 +28264,13 @@ async function run() {
             notice: (line, what) => note('notice', line, what),
             cancel,
             defaultHistory: defaultHistoryFile(process.env, 'action'),
-            launched: launches.launched
+            launched: launches.launched,
+            cachedHistory: cached && ('problem' in cached ? { notice: cached.problem } : { path: cached.path })
         });
+        // the job-end step saves what this run appended to the restored copy
+        const historyLost = cached !== undefined && 'history' in cached ? saveFails({ history: JSON.stringify(cached.history) }) : undefined;
+        if (historyLost !== undefined)
+            annotate('warning', historyNotSavedText(historyLost), RUNNER_FILE_TITLE);
         const concluded = conclude(outcome, settings);
         // The post step stops the server at the job end: it learns which one from the runner's state.
         // saved whole after the wait: what was saved at a launch (a container then known only by its name) is replaced
@@ -27807,10 +28290,12 @@ async function run() {
             async outputs(values, summary) {
                 // Registered for the steps after this one; this step's own lines were redacted as they were written.
                 secrets.forEach(setSecret);
+                // a history the Actions cache could not give is said once, in the summary too
+                const off = cached !== undefined && 'problem' in cached ? `\n> ${cached.problem}\n` : '';
                 await setOutputs(values).catch((e) => setFailed(outputsLostText(runnerFileText('GITHUB_OUTPUT', process.env.GITHUB_OUTPUT, e)), RUNNER_FILE_TITLE));
                 if (process.env.GITHUB_STEP_SUMMARY)
                     await (await jobSummary())
-                        .addRaw(summary())
+                        .addRaw(summary() + off)
                         .write()
                         .catch((e) => annotate('warning', summaryLostText(runnerFileText('GITHUB_STEP_SUMMARY', process.env.GITHUB_STEP_SUMMARY, e)), RUNNER_FILE_TITLE));
             },
@@ -27898,7 +28383,7 @@ async function stopNow(state, cancel, say) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3465);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7920);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 

@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4444:
+/***/ 1198:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16543,6 +16543,615 @@ module.exports = {
 __nccwpck_require__.d(__webpack_exports__, {
   a: () => (/* binding */ runPost)
 });
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/history/record.ts
+/** One finished wait as the history keeps it (a JSON line of the history file), and how many runs it keeps. */
+const record_KEEP_RUNS = 100;
+const MEDIAN_OF = 10;
+
+;// CONCATENATED MODULE: ./src/runtime/own-files.ts
+/**
+ * Writing only our own files: every file we create or rewrite is opened without following a symbolic link and must
+ * be a regular file; a new one is created exclusively, under a random name where a name would be predictable. A link
+ * planted at our path in a shared folder (a runner's tool cache, /tmp) fails the open instead of redirecting it.
+ */
+
+
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = external_node_fs_namespaceObject.constants;
+class own_files_SymlinkRefused extends Error {
+    path;
+    constructor(path) {
+        super(`${path} is a symbolic link; it is not followed (give the file itself)`);
+        this.path = path;
+    }
+}
+/** True when `path` is itself a symbolic link (a missing path, or one under a file, is not: opening it says why). */
+function isSymlink(path) {
+    try {
+        return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    }
+    catch {
+        return false;
+    }
+}
+/** O_NONBLOCK: a FIFO nobody writes to would block the whole process, deaf to signals; a regular file never blocks. */
+function own_files_openOwn(path, flags, mode = 0o644) {
+    let fd;
+    try {
+        fd = openSync(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+    }
+    catch (e) {
+        // Linux says ELOOP for a link at the last component; macOS says EMLINK or ELOOP.
+        const code = e.code;
+        if ((code === 'ELOOP' || code === 'EMLINK') && isSymlink(path))
+            throw new own_files_SymlinkRefused(path);
+        throw e;
+    }
+    const kind = notRegularFile(fstatSync(fd));
+    if (kind === undefined)
+        return fd;
+    closeSync(fd);
+    throw new Error(`${path} is ${kind}, not a regular file`);
+}
+const own_files_createOwn = (path, mode = 0o644) => own_files_openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
+/** Beside `path`, so a rename over it stays on one file system, under a name no one can guess. */
+function own_files_createTempBeside(path, mode = 0o644) {
+    const { randomBytes } = process.getBuiltinModule('node:crypto');
+    const temp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
+    return { temp, fd: own_files_createOwn(temp, mode) };
+}
+function writeOwnFile(path, text) {
+    const fd = own_files_openOwn(path, O_WRONLY | O_CREAT);
+    try {
+        // truncated once open: O_TRUNC would empty a FIFO's or a device's writer before the check refused it
+        ftruncateSync(fd, 0);
+        const bytes = Buffer.from(text);
+        for (let at = 0; at < bytes.length;)
+            at += writeSync(fd, bytes, at, bytes.length - at, at);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+function notRegularFile(stat) {
+    if (stat.isFile())
+        return undefined;
+    if (stat.isDirectory())
+        return 'a directory';
+    if (stat.isFIFO())
+        return 'a FIFO';
+    if (stat.isCharacterDevice())
+        return 'a character device';
+    if (stat.isBlockDevice())
+        return 'a block device';
+    if (stat.isSocket())
+        return 'a socket';
+    return 'not a regular file';
+}
+/**
+ * A small file another process wrote (a pid file), read whole: opened without blocking (a FIFO would block, deaf to
+ * signals), only a regular file (a device never ends), and at most `maxBytes` (a sparse file can claim gigabytes).
+ * Throws an Error whose message says why, in words.
+ */
+function own_files_readSmallFile(path, maxBytes) {
+    const fd = openSync(path, O_RDONLY | O_NONBLOCK);
+    try {
+        const stat = fstatSync(fd);
+        const kind = notRegularFile(stat);
+        if (kind !== undefined)
+            throw new Error(`it is ${kind}, not a regular file`);
+        if (stat.size > maxBytes)
+            throw new Error(`it is ${stat.size} bytes; at most ${maxBytes} are read`);
+        const buffer = Buffer.alloc(maxBytes + 1);
+        let length = 0;
+        // it may grow while read: never past the bound
+        for (let n = 1; n > 0 && length <= maxBytes; length += n)
+            n = readSync(fd, buffer, length, buffer.length - length, length);
+        if (length > maxBytes)
+            throw new Error(`it holds more than ${maxBytes} bytes`);
+        return buffer.toString('utf8', 0, length);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/history/store.ts
+/**
+ * The history file, one JSON line per finished wait, shared by every job on a runner: read, appended under its lock,
+ * trimmed per key. Imports only Node, record.ts and own-files.ts, so that tests can run it in plain child processes.
+ */
+
+
+
+
+/** One `write` with O_APPEND, kept under PIPE_BUF (the size POSIX makes atomic), is appended whole anywhere. */
+const store_MAX_LINE_BYTES = 4096;
+/** Only the end of a larger file is read (several thousand runs). */
+const MAX_READ_BYTES = (/* unused pure expression or super */ null && (8 * 1024 * 1024));
+/** A lock older than this was left by a process that died while holding it. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 2_000;
+/** The runner's tool cache (kept between jobs on self-hosted runners) or the user's cache. */
+function defaultHistoryFile(env, frontEnd) {
+    if (frontEnd === 'action') {
+        return env.RUNNER_TOOL_CACHE
+            ? { path: join(env.RUNNER_TOOL_CACHE, 'wait-for-model', 'history.jsonl') }
+            : { notice: 'History is off: RUNNER_TOOL_CACHE is not set; give "history-file" to keep it elsewhere.' };
+    }
+    const base = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, '.cache') : undefined);
+    return base
+        ? { path: join(base, 'wait-for-model', 'history.jsonl') }
+        : { notice: 'History is off: neither XDG_CACHE_HOME nor HOME is set; give --history-file to keep it elsewhere.' };
+}
+/** Hashed, so that no secret in the URL, model or start command lands in the file. */
+function historyKey(url, model, start) {
+    // node:crypto is loaded only for a history that is on
+    return process
+        .getBuiltinModule('node:crypto')
+        .createHash('sha256')
+        .update(JSON.stringify([url, model ?? '', start ?? '']))
+        .digest('hex')
+        .slice(0, 16);
+}
+const APPEND = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT;
+/** A reason in words when the file cannot be appended to (history is then off). */
+function prepareHistory(path) {
+    try {
+        mkdirSync(dirname(path), { recursive: true });
+        const existing = lstatSync(path, { throwIfNoEntry: false });
+        if (existing?.isSymbolicLink())
+            throw new SymlinkRefused(path);
+        if (existing !== undefined && !existing.isFile())
+            throw new Error('not a regular file');
+        closeSync(openOwn(path, APPEND));
+        return undefined;
+    }
+    catch (e) {
+        // the message of a refused symbolic link names the path already
+        if (e instanceof SymlinkRefused)
+            return `History is off: ${e.message}.`;
+        return `History is off: cannot write ${path} (${e.message}).`;
+    }
+}
+function readHistory(path) {
+    let text;
+    try {
+        text = readTail(path);
+    }
+    catch (e) {
+        if (e.code === 'ENOENT')
+            return { runs: [], skipped: 0 };
+        throw e;
+    }
+    return parseHistory(text);
+}
+function parseHistory(text) {
+    const runs = [];
+    let skipped = 0;
+    for (const line of text.split('\n')) {
+        if (line.trim() === '')
+            continue;
+        const run = parseRun(line);
+        if (run === undefined)
+            skipped++;
+        else
+            runs.push(run);
+    }
+    return { runs, skipped };
+}
+/** 1e309 reads as Infinity: a figure past what any wait takes would switch the medians off without a word. */
+const MAX_SECONDS = 366 * 24 * 3600;
+const plausibleSeconds = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_SECONDS;
+const plausibleFigure = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1e12;
+function parseRun(line) {
+    let r;
+    try {
+        r = JSON.parse(line);
+    }
+    catch {
+        return undefined;
+    }
+    const fine = typeof r === 'object' &&
+        r !== null &&
+        typeof r.key === 'string' &&
+        typeof r.ready === 'boolean' &&
+        plausibleSeconds(r.elapsedSeconds) &&
+        [r.startupSeconds, r.answeringSeconds].every((n) => n === undefined || plausibleSeconds(n)) &&
+        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || plausibleFigure(n)) &&
+        (r.placement === undefined || ['gpu', 'partial', 'cpu'].includes(r.placement)) &&
+        Array.isArray(r.phases) &&
+        r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
+        (r.gpu === undefined ||
+            (typeof r.gpu === 'object' &&
+                r.gpu !== null &&
+                typeof r.gpu.model === 'string' &&
+                Number.isSafeInteger(r.gpu.count) &&
+                typeof r.gpu.driver === 'string')) &&
+        [r.engine, r.engineVersion, r.modelId].every((t) => t === undefined || typeof t === 'string') &&
+        (r.env === undefined ||
+            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
+    return fine ? r : undefined;
+}
+function readTail(path) {
+    const fd = openOwn(path, constants.O_RDONLY);
+    try {
+        const size = fstatSync(fd).size;
+        const length = Math.min(size, MAX_READ_BYTES);
+        const buffer = Buffer.alloc(length);
+        let got = 0;
+        while (got < length) {
+            const n = readSync(fd, buffer, got, length - got, size - length + got);
+            if (n === 0)
+                break;
+            got += n;
+        }
+        const text = buffer.subarray(0, got).toString('utf8');
+        // Started mid-file: the first line is cut.
+        return length < size ? text.slice(text.indexOf('\n') + 1) : text;
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+/** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
+function runLine(run) {
+    const attempts = [
+        run,
+        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
+        {
+            ...run,
+            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
+            phases: run.phases.slice(0, 30)
+        },
+        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
+    ];
+    for (const attempt of attempts) {
+        const line = `${JSON.stringify(attempt)}\n`;
+        if (Buffer.byteLength(line) <= store_MAX_LINE_BYTES)
+            return line;
+    }
+    return undefined;
+}
+/**
+ * Appends one run under the file's lock, so a trim elsewhere cannot drop it, then trims its key. Without the lock
+ * within `lockWaitMs` (at most 2 s), it appends all the same; a cancel ends the wait at once and records nothing.
+ */
+async function appendRun(path, run, { keep = KEEP_RUNS, lockWaitMs = LOCK_WAIT_MS, signal } = {}) {
+    const line = runLine(run);
+    if (line === undefined)
+        return 'too-long';
+    const lock = await takeLock(path, Date.now() + Math.min(lockWaitMs, LOCK_WAIT_MS), signal);
+    try {
+        if (lock === 'cancelled' || signal?.aborted)
+            return 'cancelled';
+        const fd = openOwn(path, APPEND);
+        try {
+            writeSync(fd, line);
+        }
+        finally {
+            closeSync(fd);
+        }
+        if (lock === undefined)
+            return 'appended';
+        const kept = readHistory(path).runs.filter((r) => r.key === run.key).length;
+        if (kept > keep)
+            trimLocked(path, keep);
+        return 'appended';
+    }
+    finally {
+        if (typeof lock === 'number')
+            releaseLock(path, lock);
+    }
+}
+/** Keeps the last `keep` runs of every key (dropping unreadable lines); the caller holds the lock. */
+function trimLocked(path, keep) {
+    const { runs } = parseHistory(readTail(path));
+    const seen = new Map();
+    const kept = [];
+    for (let i = runs.length - 1; i >= 0; i--) {
+        const n = seen.get(runs[i].key) ?? 0;
+        if (n < keep)
+            kept.push(runs[i]);
+        seen.set(runs[i].key, n + 1);
+    }
+    const text = kept
+        .reverse()
+        .map((r) => JSON.stringify(r) + '\n')
+        .join('');
+    // Under a random name, created exclusively: a name another user can guess is a name they can plant a link at.
+    const old = openOwn(path, constants.O_RDONLY);
+    const mode = fstatSync(old).mode & 0o777;
+    closeSync(old);
+    const { temp, fd } = createTempBeside(path, mode);
+    try {
+        try {
+            const bytes = Buffer.from(text);
+            for (let at = 0; at < bytes.length;)
+                at += writeSync(fd, bytes, at);
+        }
+        finally {
+            closeSync(fd);
+        }
+        renameSync(temp, path);
+    }
+    catch (e) {
+        unlinkSync(temp);
+        throw e;
+    }
+}
+const LOCK_POLL_MS = 2;
+/**
+ * Tries on timers until `deadline` (undefined: not held) or until `signal` aborts (`cancelled`, at once). Real time,
+ * not the wait's clock: the lock is shared with other processes and aged by the file system's times.
+ */
+async function takeLock(path, deadline, signal) {
+    for (;;) {
+        if (signal?.aborted)
+            return 'cancelled';
+        const fd = tryLock(path);
+        if (fd !== 'busy')
+            return fd;
+        const left = deadline - Date.now();
+        if (left <= 0)
+            return undefined;
+        await sleep(Math.min(LOCK_POLL_MS, left), signal);
+    }
+}
+/** Undefined when it cannot be taken at all. */
+function tryLock(path) {
+    const lock = `${path}.lock`;
+    for (;;) {
+        try {
+            return createOwn(lock);
+        }
+        catch (e) {
+            if (e.code !== 'EEXIST')
+                return undefined;
+            if (!lockIsStale(lock))
+                return 'busy';
+        }
+    }
+}
+function releaseLock(path, fd) {
+    closeSync(fd);
+    unlinkSync(`${path}.lock`);
+}
+function sleep(ms, signal) {
+    return new Promise((resolve) => {
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    });
+}
+function lockIsStale(lock) {
+    try {
+        // lstat: the age of a planted link's target says nothing; unlinking removes the link itself, never its target
+        if (Date.now() - lstatSync(lock).mtimeMs <= STALE_LOCK_MS)
+            return false;
+        unlinkSync(lock);
+    }
+    catch {
+        // Gone already: free to try again.
+    }
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/history/actions-cache.ts
+/**
+ * The history kept in GitHub's Actions cache (`history-file: actions-cache`), for runners that keep nothing between
+ * jobs: restored into a folder of the job's before the wait, saved by the job-end step under the next generation's key.
+ */
+
+
+
+
+
+const CACHE_KEY_PREFIX = 'wait-for-model-history-';
+/** The history's file in its folder (cache-call.ts caches it and its key). */
+const HISTORY_NAME = 'history.jsonl';
+/** Keys take letters, digits and `._-`: a `history-key` keeps those, anything else is hashed. */
+function cachePrefix(historyKey) {
+    const plain = /^[A-Za-z0-9._-]{1,100}$/.test(historyKey);
+    const slug = plain
+        ? historyKey
+        : process.getBuiltinModule('node:crypto').createHash('sha256').update(historyKey).digest('hex').slice(0, 16);
+    return `${CACHE_KEY_PREFIX}${slug}-`;
+}
+/** The generation a key holds, the number after the prefix; 0 for one not of ours. */
+function generationOf(key, prefix) {
+    if (key === undefined || !key.startsWith(prefix))
+        return 0;
+    const m = /^(\d{1,9})(?:\.[0-9a-f]+)?$/.exec(key.slice(prefix.length));
+    return m ? Number(m[1]) : 0;
+}
+/**
+ * dist/cache.js, beside this bundle; the runtime token goes to it alone (as the runner gives it to this process).
+ * Its output is @actions/cache's log, passed on; its last line is the result.
+ */
+function childCacheClient(env = process.env) {
+    const script = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'cache.js');
+    const call = (dir, op, key) => new Promise((resolve) => {
+        const { spawn } = process.getBuiltinModule('node:child_process');
+        const child = spawn(process.execPath, [script, op, key], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d) => (out += d.toString()));
+        child.stderr.on('data', (d) => (err += d.toString()));
+        child.once('error', (e) => resolve({ failed: e.message }));
+        child.once('close', (code) => {
+            const lines = out.trimEnd().split('\n');
+            const last = lines.pop() ?? '';
+            for (const line of lines)
+                process.stdout.write(`${line}\n`);
+            try {
+                resolve(JSON.parse(last));
+            }
+            catch {
+                resolve({
+                    failed: `the cache client exited with ${code}: ${(err.trim() || last).split('\n')[0].slice(0, 300)}`
+                });
+            }
+        });
+    });
+    return {
+        // as @actions/cache's isFeatureAvailable tells it
+        isFeatureAvailable: () => Boolean(env.ACTIONS_CACHE_SERVICE_V2 ? env.ACTIONS_RESULTS_URL : env.ACTIONS_CACHE_URL),
+        restore: (dir, prefix) => call(dir, 'restore', prefix),
+        save: (dir, key) => call(dir, 'save', key)
+    };
+}
+const readText = (path) => {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+    }
+    catch {
+        return '';
+    }
+};
+/** Restores the newest entry of `prefix` into `dir`; a problem in words when the cache cannot be used. */
+async function restoreHistory(dir, prefix, client) {
+    try {
+        const cache = client ?? childCacheClient();
+        if (!cache.isFeatureAvailable())
+            return {
+                problem: 'History is off: the Actions cache is not available here (ACTIONS_RESULTS_URL, or ACTIONS_CACHE_URL, is not set).'
+            };
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const { value: matched, failed } = await cache.restore(dir, prefix);
+        // saving on top of a history that could not be read would make a newest entry without its runs
+        if (failed !== undefined)
+            return { problem: `History is off: the Actions cache could not be read (${failed}).` };
+        const restoredBytes = Buffer.byteLength(readText(join(dir, HISTORY_NAME)));
+        return { history: { dir, prefix, gen: generationOf(matched, prefix), restoredBytes } };
+    }
+    catch (e) {
+        return { problem: `History is off: the Actions cache could not be read (${e.message}).` };
+    }
+}
+/**
+ * Both histories' runs, each once (a line is a run: a run restored by both is the same line), oldest first, the last
+ * KEEP_RUNS of each key.
+ */
+function mergeHistories(a, b) {
+    const lines = new Map();
+    for (const text of [a, b])
+        for (const line of text.split('\n')) {
+            if (line.trim() === '' || lines.has(line))
+                continue;
+            const run = parseHistory(line).runs[0];
+            if (run !== undefined)
+                lines.set(line, { at: run.at, key: run.key });
+        }
+    const sorted = [...lines].sort(([, x], [, y]) => (x.at < y.at ? -1 : x.at > y.at ? 1 : 0));
+    const seen = new Map();
+    const kept = [];
+    for (let i = sorted.length - 1; i >= 0; i--) {
+        const [line, { key }] = sorted[i];
+        const n = seen.get(key) ?? 0;
+        if (n < record_KEEP_RUNS)
+            kept.push(line);
+        seen.set(key, n + 1);
+    }
+    return kept
+        .reverse()
+        .map((l) => `${l}\n`)
+        .join('');
+}
+/**
+ * Saves under the next generation's key. Keys are never overwritten, so a key another job took first is refused:
+ * then the newest entry is restored again, its runs merged with ours, and the generation after it is tried. Two jobs
+ * that restored the same entry thus both end in the newest one; after `patienceMs` (a job that took a key and never
+ * finished its upload) it saves under a key of its own beside that generation.
+ */
+async function saveHistory(history, options = {}) {
+    const { dir, prefix } = history;
+    const sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    const patienceMs = options.patienceMs ?? 30_000;
+    const file = (0,external_node_path_namespaceObject.join)(dir, HISTORY_NAME);
+    let ours = readText(file);
+    if (Buffer.byteLength(ours) === history.restoredBytes)
+        return { unchanged: true };
+    const cache = options.client ?? childCacheClient();
+    let gen = history.gen;
+    const until = Date.now() + patienceMs;
+    let pauseMs = 200;
+    for (let attempt = 0;; attempt++) {
+        try {
+            if (attempt > 0) {
+                // what another job saved since: its runs are merged into ours
+                const scratch = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(dir, 'newest-'));
+                try {
+                    const { value: matched, failed } = await cache.restore(scratch, prefix);
+                    if (failed !== undefined)
+                        return { problem: failed };
+                    const theirs = generationOf(matched, prefix);
+                    if (theirs >= gen) {
+                        ours = mergeHistories(readText((0,external_node_path_namespaceObject.join)(scratch, HISTORY_NAME)), ours);
+                        gen = theirs;
+                        (0,external_node_fs_namespaceObject.writeFileSync)(file, ours);
+                    }
+                }
+                finally {
+                    (0,external_node_fs_namespaceObject.rmSync)(scratch, { recursive: true, force: true });
+                }
+            }
+            const late = Date.now() >= until;
+            const key = late
+                ? `${prefix}${gen + 1}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}`
+                : `${prefix}${gen + 1}`;
+            const { value: id, failed } = await cache.save(dir, key);
+            if (id !== -1)
+                return { saved: key };
+            // a key another job took is told as information only; anything else is a failure, not worth a retry
+            if (failed !== undefined)
+                return { problem: failed };
+            if (late)
+                return { problem: `the Actions cache refused key ${key}` };
+        }
+        catch (e) {
+            return { problem: e.message };
+        }
+        await sleep(pauseMs);
+        pauseMs = Math.min(pauseMs * 2, 2_000);
+    }
+}
+/**
+ * The main step's state value read back: the runner keeps it in a file a process of the job may have written, so
+ * only a folder under RUNNER_TEMP and a key of ours are taken; anything else is undefined (nothing is saved).
+ */
+function readCachedHistory(value, runnerTemp) {
+    if (value === '' || !runnerTemp)
+        return undefined;
+    let s;
+    try {
+        s = JSON.parse(value);
+    }
+    catch {
+        return undefined;
+    }
+    const fine = typeof s === 'object' &&
+        s !== null &&
+        typeof s.dir === 'string' &&
+        s.dir.startsWith(`${runnerTemp.replace(/\/+$/, '')}/wait-for-model-history-`) &&
+        !s.dir.includes('/..') &&
+        typeof s.prefix === 'string' &&
+        new RegExp(`^${CACHE_KEY_PREFIX}[A-Za-z0-9._-]{1,100}-$`).test(s.prefix) &&
+        Number.isSafeInteger(s.gen) &&
+        s.gen >= 0 &&
+        Number.isSafeInteger(s.restoredBytes);
+    return fine ? s : undefined;
+}
 
 ;// CONCATENATED MODULE: ./src/gpu/nvidia-smi.ts
 /**
@@ -16703,6 +17312,33 @@ function appsOnVisibleGpus(snapshot, cudaVisibleDevices) {
 function memoryHeldBy(snapshot, pids) {
     const apps = snapshot.apps.filter((a) => pids.has(a.pid));
     return { mib: apps.reduce((sum, a) => sum + (a.usedMiB ?? 0), 0), apps };
+}
+const INVENTORY_QUERY = (/* unused pure expression or super */ null && (['--query-gpu=index,uuid,name,driver_version', '--format=csv,noheader,nounits']));
+/**
+ * The GPUs `CUDA_VISIBLE_DEVICES` names (all when unset), as one model (several models: joined with ` + `);
+ * undefined where nvidia-smi cannot tell or none is visible.
+ */
+async function gpuInventory(options = {}) {
+    const run = await runNvidiaSmi(INVENTORY_QUERY, options, options.timeoutMs ?? 5_000);
+    if (run.kind !== 'ok')
+        return undefined;
+    const rows = csvRows(run.stdout, 4);
+    if (rows === undefined || rows.length === 0)
+        return undefined;
+    const gpus = rows.map((f) => ({
+        index: Number(f[0]),
+        uuid: f[1],
+        name: f.slice(2, -1).join(','),
+        driver: f.at(-1) ?? ''
+    }));
+    const seen = visibleGpus(gpus, options.cudaVisibleDevices);
+    if (seen.length === 0)
+        return undefined;
+    return {
+        model: [...new Set(seen.map((g) => g.name))].join(' + '),
+        count: seen.length,
+        driver: [...new Set(seen.map((g) => g.driver))].join(' + ')
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/runtime/text.ts
@@ -17074,6 +17710,7 @@ const stateKeptText = (file) => `${file} after the wait: the job-end step stops 
 const outputsLostText = (file) => `${file}: the step's outputs (ready, reason, \u2026) are not set`;
 /** GITHUB_STEP_SUMMARY refused the summary. */
 const summaryLostText = (file) => `${file}: the job summary is not written`;
+const historyNotSavedText = (problem) => `History: this run was not saved to the Actions cache (${problem}); the next job will not compare with it.`;
 
 ;// CONCATENATED MODULE: ./src/runtime/clock.ts
 /** process.uptime() counts from the process's start as performance.now() does, without loading node:perf_hooks. */
@@ -19222,7 +19859,9 @@ const OUTPUTS = {
         kind: 'number',
         of: (o) => textOf(o.smoke?.ttftMs === undefined ? undefined : Math.round(o.smoke.ttftMs))
     },
-    'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) }
+    'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) },
+    verdict: { kind: 'string', of: (o) => (o.ready ? (o.profile?.verdict ?? 'no-baseline') : 'not-ready') },
+    'env-changes': { kind: 'json', of: (o) => JSON.stringify(o.profile?.envChanges ?? []) }
 };
 const OUTPUT_NAMES = Object.keys(OUTPUTS);
 function outputs_outputs(outcome) {
@@ -19653,6 +20292,7 @@ function smoke_report_smokeRows(outcome) {
 
 
 
+
 /** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
 const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
 /** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
@@ -19663,7 +20303,14 @@ const MAX_ENV_VALUE_CHARS = 1000;
 function summaryMarkdown(outcome, ctx) {
     const out = outputs(outcome);
     const rows = [
-        ['Result', outcome.ready ? '\u2705 ready' : `\u274c not ready (${outcome.reason})`],
+        [
+            'Result',
+            !outcome.ready
+                ? `\u274c not ready (${outcome.reason})`
+                : ctx.failedBy === undefined
+                    ? '\u2705 ready'
+                    : `\u274c ready, but the step failed: ${mdText(ctx.failedBy)}`
+        ],
         ['Endpoint', code(ctx.url.href)],
         ['Elapsed', `${out['elapsed-seconds']} s`],
         ['Probes', out.attempts],
@@ -19726,6 +20373,11 @@ function summaryMarkdown(outcome, ctx) {
     for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
         if (warning !== undefined)
             lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
+    if (profile?.unlike !== undefined)
+        lines.push('', `> \u2139\ufe0f ${cell(mdText(profile.unlike))}`);
+    const trend = profile?.trend === undefined ? '' : trendMarkdown(profile.trend);
+    if (trend !== '')
+        lines.push('', trend.trimEnd());
     if (profile !== undefined && profile.phases.length > 0)
         lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
     if (server?.env !== undefined || server?.envUnreadable) {
@@ -20055,8 +20707,6 @@ function readServerEndState(entry, i) {
 /** A saved value as the refusal shows it. */
 const shown = (v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./src/server/proc.ts
 /** Reading Linux's /proc: a process's stat line, the process ids, a command line, an environment; nothing without it. */
 
@@ -20608,115 +21258,6 @@ function gone(r) {
     }
     catch {
         return false;
-    }
-}
-
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/runtime/own-files.ts
-/**
- * Writing only our own files: every file we create or rewrite is opened without following a symbolic link and must
- * be a regular file; a new one is created exclusively, under a random name where a name would be predictable. A link
- * planted at our path in a shared folder (a runner's tool cache, /tmp) fails the open instead of redirecting it.
- */
-
-
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = external_node_fs_namespaceObject.constants;
-class SymlinkRefused extends Error {
-    path;
-    constructor(path) {
-        super(`${path} is a symbolic link; it is not followed (give the file itself)`);
-        this.path = path;
-    }
-}
-/** True when `path` is itself a symbolic link (a missing path, or one under a file, is not: opening it says why). */
-function isSymlink(path) {
-    try {
-        return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
-    }
-    catch {
-        return false;
-    }
-}
-/** O_NONBLOCK: a FIFO nobody writes to would block the whole process, deaf to signals; a regular file never blocks. */
-function own_files_openOwn(path, flags, mode = 0o644) {
-    let fd;
-    try {
-        fd = openSync(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
-    }
-    catch (e) {
-        // Linux says ELOOP for a link at the last component; macOS says EMLINK or ELOOP.
-        const code = e.code;
-        if ((code === 'ELOOP' || code === 'EMLINK') && isSymlink(path))
-            throw new SymlinkRefused(path);
-        throw e;
-    }
-    const kind = notRegularFile(fstatSync(fd));
-    if (kind === undefined)
-        return fd;
-    closeSync(fd);
-    throw new Error(`${path} is ${kind}, not a regular file`);
-}
-const own_files_createOwn = (path, mode = 0o644) => own_files_openOwn(path, O_WRONLY | O_CREAT | O_EXCL, mode);
-/** Beside `path`, so a rename over it stays on one file system, under a name no one can guess. */
-function createTempBeside(path, mode = 0o644) {
-    const { randomBytes } = process.getBuiltinModule('node:crypto');
-    const temp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
-    return { temp, fd: own_files_createOwn(temp, mode) };
-}
-function writeOwnFile(path, text) {
-    const fd = own_files_openOwn(path, O_WRONLY | O_CREAT);
-    try {
-        // truncated once open: O_TRUNC would empty a FIFO's or a device's writer before the check refused it
-        ftruncateSync(fd, 0);
-        const bytes = Buffer.from(text);
-        for (let at = 0; at < bytes.length;)
-            at += writeSync(fd, bytes, at, bytes.length - at, at);
-    }
-    finally {
-        closeSync(fd);
-    }
-}
-function notRegularFile(stat) {
-    if (stat.isFile())
-        return undefined;
-    if (stat.isDirectory())
-        return 'a directory';
-    if (stat.isFIFO())
-        return 'a FIFO';
-    if (stat.isCharacterDevice())
-        return 'a character device';
-    if (stat.isBlockDevice())
-        return 'a block device';
-    if (stat.isSocket())
-        return 'a socket';
-    return 'not a regular file';
-}
-/**
- * A small file another process wrote (a pid file), read whole: opened without blocking (a FIFO would block, deaf to
- * signals), only a regular file (a device never ends), and at most `maxBytes` (a sparse file can claim gigabytes).
- * Throws an Error whose message says why, in words.
- */
-function own_files_readSmallFile(path, maxBytes) {
-    const fd = openSync(path, O_RDONLY | O_NONBLOCK);
-    try {
-        const stat = fstatSync(fd);
-        const kind = notRegularFile(stat);
-        if (kind !== undefined)
-            throw new Error(`it is ${kind}, not a regular file`);
-        if (stat.size > maxBytes)
-            throw new Error(`it is ${stat.size} bytes; at most ${maxBytes} are read`);
-        const buffer = Buffer.alloc(maxBytes + 1);
-        let length = 0;
-        // it may grow while read: never past the bound
-        for (let n = 1; n > 0 && length <= maxBytes; length += n)
-            n = readSync(fd, buffer, length, buffer.length - length, length);
-        if (length > maxBytes)
-            throw new Error(`it holds more than ${maxBytes} bytes`);
-        return buffer.toString('utf8', 0, length);
-    }
-    finally {
-        closeSync(fd);
     }
 }
 
@@ -22174,6 +22715,7 @@ async function untrustedGroup(title, lines, say) {
 
 
 
+
 /**
  * The post step as its entry runs it: whatever goes wrong, in `post` or in a callback of its own (an exception
  * thrown from an event, a rejection no one awaited), is a warning, and the step exits 0: the job-end step never
@@ -22197,7 +22739,31 @@ async function runPost(env = process.env) {
     catch (e) {
         warn(e);
     }
+    try {
+        await saveCached(env);
+    }
+    catch (e) {
+        warn(e);
+    }
     process.exitCode = 0;
+}
+/** The history the main step restored from the Actions cache and appended to, saved; never a failure. */
+async function saveCached(env) {
+    const history = readCachedHistory((env.STATE_history ?? '').trim(), env.RUNNER_TEMP);
+    if (history === undefined)
+        return;
+    const saved = await saveHistory(history);
+    if ('saved' in saved)
+        return info(`History saved to the Actions cache as ${saved.saved}.`);
+    if ('unchanged' in saved)
+        return;
+    const line = historyNotSavedText(saved.problem);
+    annotate('warning', line);
+    if (env.GITHUB_STEP_SUMMARY)
+        await (await jobSummary())
+            .addRaw(`\n> ${line}\n`)
+            .write()
+            .catch(() => undefined);
 }
 async function post(env = process.env) {
     // as core.getState reads what the main step saved
@@ -22301,7 +22867,7 @@ const shortTail = (end) => end.logTail === undefined ? end : { ...end, logTail: 
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4444);
+/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1198);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2206);
 
 

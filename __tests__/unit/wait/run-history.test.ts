@@ -105,7 +105,7 @@ describe('history around a wait', () => {
     )
   })
 
-  it('tells a regression only past both the threshold and the earlier runs\' own noise', async () => {
+  it("tells a regression only past both the threshold and the earlier runs' own noise", async () => {
     const history = (seconds: number[], name: string): string => {
       const file = box.path(name)
       writeFileSync(file, seconds.map((s) => JSON.stringify(run({ startupSeconds: s }))).join('\n') + '\n')
