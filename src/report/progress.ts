@@ -5,6 +5,8 @@ import { formatDuration } from '../runtime/clock.js'
 import type { Outcome, WaitEvent } from '../facts/wait.js'
 import type { GateOutcome, ServerFacts } from '../facts/outcome.js'
 import type { Expectation } from '../facts/answer.js'
+import { type WorkerDifference, workerDifferences } from '../server/env-report.js'
+import { ncclVariables, ncclVariableText, processesText, ranges } from '../server/nccl-log.js'
 
 /** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
 export function eventLine(event: WaitEvent, startup?: string): string {
@@ -71,6 +73,55 @@ export function envDiffersText(server: ServerFacts): string {
   )
 }
 
+/** `the API process (pid 1200)`: the one that listens on the URL's port, else the one `env` is of. */
+const servedName = (server: ServerFacts): string =>
+  `${server.envPort === undefined ? 'the server process' : 'the API process'} (pid ${server.envPid ?? server.pid})`
+
+const shown = (v: string | undefined): string =>
+  v === undefined ? 'unset' : v.length > 200 ? `${v.slice(0, 200)}…` : v
+const pidsText = (pids: readonly number[]): string => `${pids.length === 1 ? 'pid' : 'pids'} ${ranges(pids)}`
+
+/** `NCCL_PROTO: LL in the API process (pid 1200), unset in 8 of 8 GPU workers (pids 1301–1308)`. */
+function workerDifferenceText(d: WorkerDifference, server: ServerFacts): string {
+  const n = d.groups.reduce((sum, g) => sum + g.pids.length, 0)
+  const groups = d.groups.map((g) => `${shown(g.value)} in ${g.pids.length} of ${n} GPU workers (${pidsText(g.pids)})`)
+  return `${d.name}: ${shown(d.server)} in ${servedName(server)}, ${groups.join(', ')}`
+}
+
+/** The GPU workers against the served process: a line per variable that differs, or that none does. */
+export function workersText(server: ServerFacts): { head: string; lines: string[] } | undefined {
+  const workers = server.gpuWorkers
+  if (workers === undefined || workers.length === 0) return undefined
+  const head = `GPU workers (the server's processes that hold GPU memory: ${pidsText(workers.map((w) => w.pid))})`
+  const unread = workers.filter((w) => w.env === undefined).map((w) => w.pid)
+  const lines = workerDifferences(server.env ?? [], workers).map((d) => workerDifferenceText(d, server))
+  if (unread.length > 0) lines.push(`The environment of ${pidsText(unread)} could not be read (exited, or not ours).`)
+  if (lines.length === 0) lines.push(`The same values as ${servedName(server)}.`)
+  return { head, lines }
+}
+
+/** Said once with every environment report: what /proc cannot show, and where to look instead. */
+export const procEnvironNote =
+  "Each environment above is the process's at its start (/proc/PID/environ): a value a process sets later " +
+  "(os.environ in Python) is not seen. With NCCL_DEBUG=INFO in the server's environment, NCCL logs what it took, " +
+  'and that is read from the server log.'
+
+/** NCCL's own word, per variable and rank; the `env-report` variables it does not confirm. */
+export function ncclText(server: ServerFacts): { head: string; lines: string[] } | undefined {
+  const nccl = server.nccl
+  if (nccl === undefined) return undefined
+  const version = nccl.version === undefined ? '' : `, NCCL ${nccl.version}`
+  const head = `NCCL's own word (its NCCL_DEBUG=INFO lines in the server log${version}; ${processesText(nccl.processes)})`
+  const lines = ncclVariables(nccl).map(ncclVariableText)
+  if (lines.length === 0) lines.push('No NCCL line says a variable was taken from the environment.')
+  if (nccl.unconfirmed.length > 0) lines.push(unconfirmedText(nccl.unconfirmed))
+  return { head, lines }
+}
+
+const unconfirmedText = (names: readonly string[]): string =>
+  `Not confirmed by NCCL: ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} set in env-report, and no NCCL ` +
+  'line says it was taken from the environment (the processes that run NCCL may not have it, or this NCCL does not log it).'
+
 /** The gate's own lines, beside the wait's events. */
 export const gateLines = {
   started: (pid: number, logFile: string): string => `Started the server (pid ${pid}); its output goes to ${logFile}`,
@@ -95,6 +146,14 @@ export const gateLines = {
             envUnreadable: launched.env === undefined
           }).map((l) => `  ${l}`))
     ]
+  },
+  workers: (server: ServerFacts): string[] => {
+    const w = workersText(server)
+    return w === undefined ? [] : [`${w.head}:`, ...w.lines.map((l) => `  ${l}`)]
+  },
+  nccl: (server: ServerFacts): string[] => {
+    const n = ncclText(server)
+    return n === undefined ? [] : [`${n.head}:`, ...n.lines.map((l) => `  ${l}`)]
   },
   requestHeaders: (names: string[]): string => `request headers: ${names.join(', ')} (values not shown)`,
   noLog: (path: string): string => `The server log ${path} does not exist.`,

@@ -2,7 +2,7 @@
 import type { UsualStartup } from '../startup/eta.js'
 import type { RunRecord } from '../history/record.js'
 import { envDrift, regression, throughputRegression, usualStartup } from '../history/stats.js'
-import { historySecretKey, MASKED, maskedRecord } from '../history/fingerprint.js'
+import { historySecretKey, isMasked, MASKED, maskedRecord } from '../history/fingerprint.js'
 import { type EnvEntry, secretValueOf } from '../server/env-report.js'
 import { appendRun, historyKey, prepareHistory, readHistory } from '../history/store.js'
 import { driftWarning, regressionText } from '../report/profile-report.js'
@@ -147,6 +147,7 @@ export async function finishHistory({
     ...(profile.engine === undefined ? {} : { engine: profile.engine }),
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
+    ...(env === undefined ? {} : processesRecord(facts, history)),
     ...smokeRecord(outcome, settings)
   }
   // a history file another job holds locked must not keep this one past its deadline
@@ -179,6 +180,33 @@ function envRecord(entries: readonly EnvEntry[], history: RunHistory): Record<st
   }
   return Object.fromEntries(
     entries.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.secret ? masked(e) : e.value]]))
+  )
+}
+
+/** The GPU workers' and NCCL's environments as history keeps them: one value per variable, or how they differ. */
+function processesRecord(facts: ServerFacts | undefined, history: RunHistory): Partial<RunRecord> {
+  const workers = (facts?.gpuWorkers ?? []).flatMap((w) => (w.env === undefined ? [] : [envRecord(w.env, history)]))
+  const nccl = facts?.nccl?.processes.map((p) => p.env) ?? []
+  return {
+    ...(workers.length === 0 ? {} : { workersEnv: together(workers) }),
+    ...(nccl.length === 0 ? {} : { ncclEnv: together(nccl) })
+  }
+}
+
+/** Each variable's value where all have the same; `mixed: LL in 4, unset in 4` where they do not. */
+function together(envs: readonly Record<string, string>[]): Record<string, string> {
+  const names = [...new Set(envs.flatMap((e) => Object.keys(e)))].sort()
+  return Object.fromEntries(
+    names.map((name) => {
+      const counts = new Map<string | undefined, number>()
+      for (const e of envs) counts.set(e[name], (counts.get(e[name]) ?? 0) + 1)
+      if (counts.size === 1) return [name, envs[0][name] as string]
+      // a credential's keyed hash is never to be shown, not even in a mix
+      const parts = [...counts].map(
+        ([v, n]) => `${v === undefined ? 'unset' : isMasked(v) ? 'a credential' : v} in ${n}`
+      )
+      return [name, `mixed: ${parts.join(', ')}`]
+    })
   )
 }
 

@@ -3,13 +3,14 @@ import { setMaxListeners } from 'node:events'
 import { PortPoller } from '../http/port-watch.js'
 import { setUpUndici } from '../http/undici-parts.js'
 import { StartupProfile } from '../startup/profile.js'
-import { gateLines, waitingLine } from '../report/progress.js'
+import { gateLines, procEnvironNote, waitingLine } from '../report/progress.js'
+import { NcclLines, type NcclView, unconfirmed } from '../server/nccl-log.js'
 import { startupLines, startupStatusText } from '../report/profile-report.js'
 import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
 import type { Server, Settings } from '../inputs/settings.js'
 import { createBodyCollector } from '../runtime/memory.js'
 import { expectation } from '../facts/answer.js'
-import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
+import type { GateOutcome, ServerFacts, TargetOutcome } from '../facts/outcome.js'
 import type { Halt } from '../facts/halt.js'
 import { Halter } from '../runtime/halter.js'
 import type { Deps, ServerWait } from './deps.js'
@@ -52,7 +53,8 @@ export async function waitForServer(
     const waitStart = deps.startedAt ?? clock.now()
     const history = openHistory(settings, server, deps)
     const profile = new StartupProfile({ engine: settings.engine, startedAt: launched.startedAt, usual: history.usual })
-    const { log, sayStartup, readLines, readyLine, logLines } = followLog({ launched, profile, deps, waitStart })
+    const nccl = new NcclLines()
+    const { log, sayStartup, readLines, readyLine, logLines } = followLog({ launched, profile, nccl, deps, waitStart })
     launched.beforeWait()
     deps.log(waiting(settings, server))
     const { failPattern } = settings
@@ -97,6 +99,7 @@ export async function waitForServer(
     member?.settled(last)
     const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() })
     await launched.afterWait(last.ready, readyAt)
+    tellNccl(settings, launched.facts, nccl.view(), deps)
     // Once the fleet is ready, and only then: a server that is not ready has no throughput to measure. The
     // startup's figures were taken before it, so that its requests count in none of them.
     const smoke = settings.smoke !== undefined && last.ready
@@ -118,6 +121,26 @@ export async function waitForServer(
     ports.close()
     launched?.release()
   }
+}
+
+/**
+ * With `env-report`: NCCL's own word from the log beside it, the variables it does not confirm, and, once, what
+ * /proc cannot show.
+ */
+function tellNccl(settings: Settings, facts: ServerFacts | undefined, view: NcclView | undefined, deps: Deps): void {
+  if (facts === undefined || settings.envReport.length === 0 || (facts.env === undefined && !facts.envUnreadable))
+    return
+  if (view !== undefined) {
+    const entries = [
+      ...(facts.env ?? []),
+      ...(facts.launchedEnv?.env ?? []),
+      ...(facts.gpuWorkers ?? []).flatMap((w) => w.env ?? [])
+    ]
+    const reported = new Set(entries.filter((e) => e.value !== undefined).map((e) => e.name))
+    facts.nccl = { ...view, unconfirmed: unconfirmed(reported, view) }
+    gateLines.nccl(facts).forEach((line) => deps.log(line))
+  }
+  deps.log(procEnvironNote)
 }
 
 /** A cancel after the wait (smoke test, GPU reading) ends it cancelled: neither `smoke-failed` nor ready. */
@@ -204,11 +227,13 @@ async function smokeEndpoints(
 function followLog({
   launched,
   profile,
+  nccl,
   deps,
   waitStart
 }: {
   launched: LaunchedServer
   profile: StartupProfile
+  nccl: NcclLines
   deps: Deps
   waitStart: number
 }) {
@@ -216,7 +241,10 @@ function followLog({
   const sayStartup = (events: TrackerEvent[]): void =>
     startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)))
   const log = launched.followLog((lines) =>
-    lines.forEach((l) => sayStartup(profile.earlier(l.text, clock.now(), l.number)))
+    lines.forEach((l) => {
+      nccl.line(l.text)
+      sayStartup(profile.earlier(l.text, clock.now(), l.number))
+    })
   )
   // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
   const readySeen = new AbortController()
@@ -246,7 +274,10 @@ function followLog({
       signal.addEventListener('abort', done, { once: true })
     })
   const readLines = (lines: LogLine[]): KnownFatal | undefined => {
-    for (const l of lines) sayStartup(profile.line(l.text, clock.now(), l.number))
+    for (const l of lines) {
+      nccl.line(l.text)
+      sayStartup(profile.line(l.text, clock.now(), l.number))
+    }
     if (profile.readyLineSeen) readySeen.abort()
     if (lines.length > 0) [...waiting].forEach((done) => done())
     const f = profile.fatal

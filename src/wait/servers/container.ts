@@ -16,7 +16,7 @@ import { gateLines } from '../../report/progress.js'
 import type { Server, Settings } from '../../inputs/settings.js'
 import type { ServerFacts } from '../../facts/outcome.js'
 import type { Deps } from '../deps.js'
-import { beforeStart, gpuMemoryOf, tellEnvironment } from './process.js'
+import { beforeStart, gpuMemoryOf, tellEnvironment, tellWorkers } from './process.js'
 import type { LaunchedServer, ServerKind } from './kind.js'
 import { onlyWatchedAnswers } from './who-answered.js'
 
@@ -117,8 +117,10 @@ function launched(
       if (now !== undefined) facts.container = now.id
       const started = startedOnClock(now, deps.clock)
       if (ready && started !== undefined) facts.startupMs = Math.max(0, readyAt - started)
-      if (ready) facts.gpuMemoryMiB = await gpuMemoryOf(settings, () => container.family(), deps)
+      const held = ready ? await gpuMemoryOf(settings, () => container.family(), deps) : undefined
+      facts.gpuMemoryMiB = held?.mib
       if (initial === undefined) reportEnvironment(settings, server, container, facts, deps)
+      if (held !== undefined) tellWorkers(settings, facts, deps, held)
       if (!ready && log !== undefined) {
         facts.logTail = log.tail()
         if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
