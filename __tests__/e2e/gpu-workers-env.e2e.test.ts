@@ -77,6 +77,7 @@ describe('env-report reads the GPU workers, and NCCL its own word', () => {
     )
     expect(run.stdout).toContain('Not confirmed by NCCL: NCCL_ALGO, NCCL_IB_HCA, NCCL_PROTO are set in env-report')
     expect(run.stdout).toContain('at its start (/proc/PID/environ)')
+    expect(run.summary).toContain("⚠️ **GPU workers (the server's processes that hold GPU memory: pids")
     expect(run.summary).toContain('NCCL\\_PROTO: LL in the API process')
     expect(run.summary).toContain('environ): a value a process sets later')
     const environment = JSON.parse(run.outputs.environment) as Record<string, unknown>

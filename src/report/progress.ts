@@ -89,15 +89,16 @@ function workerDifferenceText(d: WorkerDifference, server: ServerFacts): string 
 }
 
 /** The GPU workers against the served process: a line per variable that differs, or that none does. */
-export function workersText(server: ServerFacts): { head: string; lines: string[] } | undefined {
+export function workersText(server: ServerFacts): { head: string; lines: string[]; warn: boolean } | undefined {
   const workers = server.gpuWorkers
   if (workers === undefined || workers.length === 0) return undefined
   const head = `GPU workers (the server's processes that hold GPU memory: ${pidsText(workers.map((w) => w.pid))})`
   const unread = workers.filter((w) => w.env === undefined).map((w) => w.pid)
   const lines = workerDifferences(server.env ?? [], workers).map((d) => workerDifferenceText(d, server))
   if (unread.length > 0) lines.push(`The environment of ${pidsText(unread)} could not be read (exited, or not ours).`)
-  if (lines.length === 0) lines.push(`The same values as ${servedName(server)}.`)
-  return { head, lines }
+  const warn = lines.length > 0
+  if (!warn) lines.push(`The same values as ${servedName(server)}.`)
+  return { head, lines, warn }
 }
 
 /** Said once with every environment report: what /proc cannot show, and where to look instead. */
@@ -107,7 +108,7 @@ export const procEnvironNote =
   'and that is read from the server log.'
 
 /** NCCL's own word, per variable and rank; the `env-report` variables it does not confirm. */
-export function ncclText(server: ServerFacts): { head: string; lines: string[] } | undefined {
+export function ncclText(server: ServerFacts): { head: string; lines: string[]; warn: boolean } | undefined {
   const nccl = server.nccl
   if (nccl === undefined) return undefined
   const version = nccl.version === undefined ? '' : `, NCCL ${nccl.version}`
@@ -115,12 +116,16 @@ export function ncclText(server: ServerFacts): { head: string; lines: string[] }
   const lines = ncclVariables(nccl).map(ncclVariableText)
   if (lines.length === 0) lines.push('No NCCL line says a variable was taken from the environment.')
   if (nccl.unconfirmed.length > 0) lines.push(unconfirmedText(nccl.unconfirmed))
-  return { head, lines }
+  return { head, lines, warn: nccl.unconfirmed.length > 0 }
 }
 
-const unconfirmedText = (names: readonly string[]): string =>
-  `Not confirmed by NCCL: ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} set in env-report, and no NCCL ` +
-  'line says it was taken from the environment (the processes that run NCCL may not have it, or this NCCL does not log it).'
+const unconfirmedText = (names: readonly string[]): string => {
+  const [is, it, them] = names.length === 1 ? ['is', 'it was', 'it'] : ['are', 'they were', 'them']
+  return (
+    `Not confirmed by NCCL: ${names.join(', ')} ${is} set in env-report, and no NCCL line says ${it} taken from the ` +
+    `environment (the processes that run NCCL may not have ${them}, or this NCCL does not log ${them}).`
+  )
+}
 
 /** The gate's own lines, beside the wait's events. */
 export const gateLines = {

@@ -113,7 +113,13 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
     if (launched !== undefined)
       lines.push('', mdText(envDiffersText(server).replace(/ The launched process has:$/, '')))
     for (const part of [workersText(server), ncclText(server)])
-      if (part !== undefined) lines.push('', `**${mdText(part.head)}**`, '', ...part.lines.map((l) => `- ${mdText(l)}`))
+      if (part !== undefined)
+        lines.push(
+          '',
+          `${part.warn ? '⚠️ ' : ''}**${mdText(part.head)}**`,
+          '',
+          ...part.lines.map((l) => `- ${mdText(l)}`)
+        )
     lines.push('', `*${mdText(procEnvironNote)}*`)
   }
   return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES)
