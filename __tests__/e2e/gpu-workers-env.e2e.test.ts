@@ -49,7 +49,7 @@ async function serve(start: (port: number, gpuState: string) => string) {
 }
 
 /** The API process (the fake server) with eight workers beside it, given the step's NCCL variables or not. */
-const tp8 = (mode: 'with' | 'without') => (port: number, gpuState: string) =>
+const tp8 = (mode: 'with' | 'without' | 'inside') => (port: number, gpuState: string) =>
   `node ${workersScript} ${gpuState} 8 ${mode} & exec node ${fakeServer} ${port} loads 1500`
 
 const records = () =>
@@ -133,5 +133,25 @@ describe('env-report reads the GPU workers, and NCCL its own word', () => {
       NCCL_PROTO: 'LL',
       NCCL_SOCKET_IFNAME: 'eth0'
     })
+  })
+
+  it("a value a worker set inside itself, which /proc cannot show: NCCL's lines say it was taken", async () => {
+    const run = await serve(tp8('inside'))
+    expect(run.outputs.ready).toBe('true')
+    const pids = ranges(run.workers)
+    // /proc: the workers started without it
+    expect(run.stdout).toContain(
+      `NCCL_PROTO: LL in the API process (pid ${run.outputs.pid}), unset in 8 of 8 GPU workers (pids ${pids})`
+    )
+    // NCCL: every rank took it
+    expect(run.stdout).toContain(
+      '  NCCL_PROTO=LL in ranks 0–7\n' +
+        '  NCCL_PROTO=LL was taken by ranks 0–7, whose environment at start (/proc) did not hold it: set inside the ' +
+        'process after it started.\n'
+    )
+    const { nccl } = JSON.parse(run.outputs.environment) as { nccl: { 'set-inside': unknown[] } }
+    expect(nccl['set-inside']).toEqual([
+      { name: 'NCCL_PROTO', value: 'LL', pids: [...run.workers].sort((a, b) => a - b) }
+    ])
   })
 })

@@ -1,7 +1,7 @@
 /** What a wait found, as data: the gate returns it, the conclusion decides from it, the report words it. */
 import type { Outcome } from './wait.js'
 import type { EnvEntry, WorkerEnv } from '../server/env-report.js'
-import type { NcclView } from '../server/nccl-log.js'
+import type { NcclView, SetInside } from '../server/nccl-log.js'
 import type { LogLine } from '../server/log-follower.js'
 import type { Engine } from '../engines/index.js'
 import type { PhaseTiming } from '../startup/phases.js'
@@ -38,6 +38,8 @@ export interface ServerFacts {
   nccl?: NcclView & {
     /** `env-report`'s NCCL variables set in a process, that no NCCL line says was taken. */
     unconfirmed: string[]
+    /** What NCCL took that a GPU worker's environment at its start did not hold. */
+    setInside?: SetInside[]
   }
   /** The log's last lines, on failure; undefined when the log does not exist. */
   logTail?: LogLine[]

@@ -105,7 +105,12 @@ function environmentRecord(server: ServerFacts): string {
               host: p.host,
               env: p.env
             })),
-            unconfirmed: nccl.unconfirmed
+            unconfirmed: nccl.unconfirmed,
+            'set-inside': (nccl.setInside ?? []).map((s) => ({
+              name: s.name,
+              value: s.value,
+              pids: s.by.map((p) => p.pid)
+            }))
           }
   }
   return JSON.stringify(record)

@@ -115,6 +115,11 @@ export function ncclText(server: ServerFacts): { head: string; lines: string[]; 
   const head = `NCCL's own word (its NCCL_DEBUG=INFO lines in the server log${version}; ${processesText(nccl.processes)})`
   const lines = ncclVariables(nccl).map(ncclVariableText)
   if (lines.length === 0) lines.push('No NCCL line says a variable was taken from the environment.')
+  for (const s of nccl.setInside ?? [])
+    lines.push(
+      `${s.name}=${s.value} was taken by ${processesText(s.by)}, whose environment at start (/proc) did not hold it: ` +
+        'set inside the process after it started.'
+    )
   if (nccl.unconfirmed.length > 0) lines.push(unconfirmedText(nccl.unconfirmed))
   return { head, lines, warn: nccl.unconfirmed.length > 0 }
 }

@@ -84,6 +84,10 @@ export function servingProcess(pid: number, ports: readonly number[]): ServingPr
   return undefined
 }
 
+/** Whether `env-report`'s `patterns` name the variable `name`. */
+export const reportsName = (patterns: readonly string[], name: string): boolean =>
+  patterns.some((p) => glob(p).test(name))
+
 /**
  * The variables `patterns` names whose value differs between the two environments (set in only one included),
  * sorted. Compared on the real values, so that a masked credential that differs is named too.

@@ -12,6 +12,8 @@
  * src/graph/tuning.cc:275, 280, src/misc/param.cc:75, src/init.cc:1573 (`ncclCommInitRank comm %p rank %d …`).
  */
 
+import { type EnvEntry, reportsName, type WorkerEnv } from './env-report.js'
+
 /** One process that ran NCCL, as its lines tell. */
 export interface NcclProcess {
   host: string
@@ -138,4 +140,31 @@ export function ncclVariableText(v: NcclVariable): string {
 export function unconfirmed(reported: ReadonlySet<string>, view: NcclView): string[] {
   const said = new Set(view.processes.flatMap((p) => Object.keys(p.env)))
   return [...reported].filter((n) => n.startsWith('NCCL_') && !n.startsWith('NCCL_DEBUG') && !said.has(n)).sort()
+}
+
+/** A value NCCL took that the process's environment at its start did not hold: set inside it later. */
+export interface SetInside {
+  name: string
+  value: string
+  by: NcclProcess[]
+}
+
+/**
+ * What NCCL says a GPU worker took, where `/proc` showed that worker another value (or none) at its start, for the
+ * variables `patterns` reports. Credentials are left out: their values are not to be set side by side.
+ */
+export function setInside(patterns: readonly string[], view: NcclView, workers: readonly WorkerEnv[]): SetInside[] {
+  const atStart = new Map(workers.flatMap((w) => (w.env === undefined ? [] : [[w.pid, w.env] as const])))
+  const found = new Map<string, SetInside>()
+  for (const p of view.processes) {
+    const env: readonly EnvEntry[] | undefined = atStart.get(p.pid)
+    if (env === undefined) continue
+    for (const [name, value] of Object.entries(p.env)) {
+      const entry = env.find((e) => e.name === name)
+      if (!reportsName(patterns, name) || entry?.secret || entry?.value === value) continue
+      const key = `${name}=${value}`
+      found.set(key, { name, value, by: [...(found.get(key)?.by ?? []), p] })
+    }
+  }
+  return [...found.values()]
 }

@@ -4,7 +4,7 @@ import { PortPoller } from '../http/port-watch.js'
 import { setUpUndici } from '../http/undici-parts.js'
 import { StartupProfile } from '../startup/profile.js'
 import { gateLines, procEnvironNote, waitingLine } from '../report/progress.js'
-import { NcclLines, type NcclView, unconfirmed } from '../server/nccl-log.js'
+import { NcclLines, type NcclView, setInside, unconfirmed } from '../server/nccl-log.js'
 import { startupLines, startupStatusText } from '../report/profile-report.js'
 import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
 import type { Server, Settings } from '../inputs/settings.js'
@@ -137,7 +137,12 @@ function tellNccl(settings: Settings, facts: ServerFacts | undefined, view: Nccl
       ...(facts.gpuWorkers ?? []).flatMap((w) => w.env ?? [])
     ]
     const reported = new Set(entries.filter((e) => e.value !== undefined).map((e) => e.name))
-    facts.nccl = { ...view, unconfirmed: unconfirmed(reported, view) }
+    const inside = setInside(settings.envReport, view, facts.gpuWorkers ?? [])
+    facts.nccl = {
+      ...view,
+      unconfirmed: unconfirmed(reported, view),
+      ...(inside.length === 0 ? {} : { setInside: inside })
+    }
     gateLines.nccl(facts).forEach((line) => deps.log(line))
   }
   deps.log(procEnvironNote)

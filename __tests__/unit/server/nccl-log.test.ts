@@ -1,5 +1,13 @@
 import { readFileSync } from 'node:fs'
-import { NcclLines, ncclVariables, ncclVariableText, ranges, unconfirmed } from '../../../src/server/nccl-log.js'
+import { envReport } from '../../../src/server/env-report.js'
+import {
+  NcclLines,
+  ncclVariables,
+  ncclVariableText,
+  ranges,
+  setInside,
+  unconfirmed
+} from '../../../src/server/nccl-log.js'
 
 const fixture = (name: string): string[] =>
   readFileSync(new URL(`../../fixtures/nccl/${name}`, import.meta.url), 'utf8').split('\n')
@@ -77,5 +85,25 @@ describe("NCCL's own lines (NCCL_DEBUG=INFO)", () => {
   it('numbers as runs', () => {
     expect(ranges([1308, 1301, 1302, 1303, 1305, 1305])).toBe('1301–1303, 1305, 1308')
     expect(ranges([0])).toBe('0')
+  })
+
+  it("what NCCL took that a worker's environment at start did not hold; only for reported names, never a credential", () => {
+    const view = read([
+      'h:11:11 [0] NCCL INFO NCCL_PROTO set by environment to LL',
+      'h:11:11 [0] NCCL INFO NCCL_ALGO set by environment to Ring',
+      'h:11:11 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.',
+      'h:11:11 [0] NCCL INFO NCCL_TOKEN_X set by environment to abc',
+      'h:12:12 [1] NCCL INFO NCCL_PROTO set by environment to LL',
+      // a process nvidia-smi did not show: nothing known of its start
+      'h:13:13 [2] NCCL INFO NCCL_PROTO set by environment to LL'
+    ])!
+    const patterns = ['NCCL_PROTO', 'NCCL_ALGO', 'NCCL_TOKEN_*']
+    const workers = [
+      { pid: 11, env: envReport(patterns, { NCCL_ALGO: 'Ring', NCCL_TOKEN_X: 'other' }) },
+      { pid: 12, env: envReport(patterns, { NCCL_PROTO: 'LL' }) }
+    ]
+    expect(setInside(patterns, view, workers).map((s) => [s.name, s.value, s.by.map((p) => p.pid)])).toEqual([
+      ['NCCL_PROTO', 'LL', [11]]
+    ])
   })
 })
