@@ -1,6 +1,7 @@
 /** What a wait found, as data: the gate returns it, the conclusion decides from it, the report words it. */
 import type { Outcome } from './wait.js'
-import type { EnvEntry } from '../server/env-report.js'
+import type { EnvEntry, WorkerEnv } from '../server/env-report.js'
+import type { NcclView, SetInside } from '../server/nccl-log.js'
 import type { LogLine } from '../server/log-follower.js'
 import type { Engine } from '../engines/index.js'
 import type { PhaseTiming } from '../startup/phases.js'
@@ -47,6 +48,15 @@ export interface ServerFacts {
   envPort?: number
   /** The listener is not the launched process (a shell, `srun`): the launched one's report, the names that differ. */
   launchedEnv?: { pid: number; env?: EnvEntry[]; differs: string[] }
+  /** Once ready, the server's other processes that hold GPU memory (nvidia-smi): each one's `env-report`, by pid. */
+  gpuWorkers?: WorkerEnv[]
+  /** With `env-report`: what NCCL's own lines in the log (NCCL_DEBUG=INFO) say it took from the environment. */
+  nccl?: NcclView & {
+    /** `env-report`'s NCCL variables set in a process, that no NCCL line says was taken. */
+    unconfirmed: string[]
+    /** What NCCL took that a GPU worker's environment at its start did not hold. */
+    setInside?: SetInside[]
+  }
   /** The log's last lines, on failure; undefined when the log does not exist. */
   logTail?: LogLine[]
 }

@@ -23,6 +23,10 @@ export interface RunRecord {
   env?: Record<string, string>
   /** Runs are compared on the same `env-report` only. */
   envReport?: string
+  /** The GPU workers' `env-report`: a value where all have it, `mixed: …` where they do not, absent where none has one. */
+  workersEnv?: Record<string, string>
+  /** What NCCL's own lines say its processes took from the environment, kept the same way. */
+  ncclEnv?: Record<string, string>
   /** The smoke test's medians, and its tokens a request: rates compare on the same. */
   ttftMs?: number
   decodeTokensPerSecond?: number

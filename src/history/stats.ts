@@ -89,14 +89,26 @@ export interface Drift {
   runs: number
   /** `was` and `now` are keyed hashes, never to be shown; only that it changed is said. */
   secret?: true
+  /** Of the GPU workers, or as NCCL's own lines say; else of the served process. */
+  of?: 'workers' | 'nccl'
 }
 
+const ENV_OF = { served: 'env', workers: 'workersEnv', nccl: 'ncclEnv' } as const
+
+/** Each environment against the last run's that has the same one: the served process, the GPU workers, NCCL's word. */
 export function envDrift(earlier: readonly RunRecord[], run: RunRecord): Drift[] {
-  if (run.env === undefined) return []
-  const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport)
-  const previous = comparable[comparable.length - 1]?.env
+  return (['served', 'workers', 'nccl'] as const).flatMap((of) =>
+    driftOf(earlier, run, ENV_OF[of]).map((d) => (of === 'served' ? d : { ...d, of }))
+  )
+}
+
+/** Like with like: a run's workers against the last run that had workers, never against its served process. */
+function driftOf(earlier: readonly RunRecord[], run: RunRecord, field: 'env' | 'workersEnv' | 'ncclEnv'): Drift[] {
+  const now = run[field]
+  if (now === undefined) return []
+  const comparable = earlier.filter((r) => r[field] !== undefined && r.envReport === run.envReport)
+  const previous = comparable[comparable.length - 1]?.[field]
   if (previous === undefined) return []
-  const now = run.env
   const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort()
   // a credential masked without a hash (no key, or an older record) cannot be compared: no drift is told for it
   const unknown = (v: string | undefined): boolean => v === MASKED
@@ -104,7 +116,7 @@ export function envDrift(earlier: readonly RunRecord[], run: RunRecord): Drift[]
     .filter((name) => previous[name] !== now[name] && !unknown(previous[name]) && !unknown(now[name]))
     .map((name) => {
       let runs = 0
-      for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--) runs++
+      for (let i = comparable.length - 1; i >= 0 && comparable[i][field]?.[name] === previous[name]; i--) runs++
       const secret = isMasked(previous[name]) || isMasked(now[name])
       return { name, was: previous[name], now: now[name], runs, ...(secret ? { secret: true as const } : {}) }
     })

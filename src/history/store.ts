@@ -130,8 +130,11 @@ function parseRun(line: string): RunRecord | undefined {
         Number.isSafeInteger(r.gpu.count) &&
         typeof r.gpu.driver === 'string')) &&
     [r.engine, r.engineVersion, r.modelId].every((t) => t === undefined || typeof t === 'string') &&
-    (r.env === undefined ||
-      (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')))
+    [r.env, r.workersEnv, r.ncclEnv].every(
+      (env) =>
+        env === undefined ||
+        (typeof env === 'object' && env !== null && Object.values(env).every((v) => typeof v === 'string'))
+    )
   return fine ? (r as RunRecord) : undefined
 }
 
@@ -157,15 +160,16 @@ function readTail(path: string): string {
 
 /** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
 export function runLine(run: RunRecord): string | undefined {
+  const cut = (env: Record<string, string> | undefined): Record<string, string> | undefined =>
+    env && Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.slice(0, 200)]))
+  const cutValues = { ...run, env: cut(run.env), workersEnv: cut(run.workersEnv), ncclEnv: cut(run.ncclEnv) }
+  const fewerPhases = { ...cutValues, phases: run.phases.slice(0, 30) }
   const attempts: RunRecord[] = [
     run,
-    { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
-    {
-      ...run,
-      env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
-      phases: run.phases.slice(0, 30)
-    },
-    { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
+    cutValues,
+    fewerPhases,
+    { ...fewerPhases, workersEnv: undefined, ncclEnv: undefined },
+    { ...fewerPhases, env: undefined, envReport: undefined, workersEnv: undefined, ncclEnv: undefined }
   ]
   for (const attempt of attempts) {
     const line = `${JSON.stringify(attempt)}\n`

@@ -1,6 +1,7 @@
 /** action.yml's outputs as the action sets them (strings) and as `--json` prints them (typed, not strings to parse). */
 import { seconds } from '../runtime/clock.js'
-import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
+import type { GateOutcome, ServerFacts, TargetOutcome } from '../facts/outcome.js'
+import { type EnvEntry, workerDifferences } from '../server/env-report.js'
 
 type OutputKind = 'boolean' | 'number' | 'json' | 'string'
 
@@ -34,7 +35,8 @@ const OUTPUTS = {
   },
   'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) },
   verdict: { kind: 'string', of: (o) => (o.ready ? (o.profile?.verdict ?? 'no-baseline') : 'not-ready') },
-  'env-changes': { kind: 'json', of: (o) => JSON.stringify(o.profile?.envChanges ?? []) }
+  'env-changes': { kind: 'json', of: (o) => JSON.stringify(o.profile?.envChanges ?? []) },
+  environment: { kind: 'json', of: (o) => (o.server === undefined ? '' : environmentRecord(o.server)) }
 } as const satisfies Record<string, { kind: OutputKind; of: (outcome: GateOutcome) => string }>
 
 type OutputName = keyof typeof OUTPUTS
@@ -79,6 +81,42 @@ function resultRecord(r: TargetOutcome): Record<string, JsonValue> {
             r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
         })
   }
+}
+
+const envObject = (entries: readonly EnvEntry[] | undefined): JsonValue =>
+  entries === undefined ? null : Object.fromEntries(entries.map((e) => [e.name, e.value ?? null]))
+
+/** `env-report`'s findings: the served process, the GPU workers, where they differ, NCCL's own word; '' without it. */
+function environmentRecord(server: ServerFacts): string {
+  if (server.env === undefined && !server.envUnreadable) return ''
+  const workers = server.gpuWorkers ?? []
+  const nccl = server.nccl
+  const record: JsonValue = {
+    pid: server.envPid ?? server.pid ?? null,
+    env: envObject(server.env),
+    'gpu-workers': workers.map((w) => ({ pid: w.pid, env: envObject(w.env) })),
+    'workers-differ': workerDifferences(server.env ?? [], workers).map((d) => d.name),
+    nccl:
+      nccl === undefined
+        ? null
+        : {
+            version: nccl.version ?? null,
+            processes: nccl.processes.map((p) => ({
+              rank: p.rank ?? null,
+              nranks: p.nranks ?? null,
+              pid: p.pid,
+              host: p.host,
+              env: p.env
+            })),
+            unconfirmed: nccl.unconfirmed,
+            'set-inside': (nccl.setInside ?? []).map((s) => ({
+              name: s.name,
+              value: s.value,
+              pids: s.by.map((p) => p.pid)
+            }))
+          }
+  }
+  return JSON.stringify(record)
 }
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }

@@ -142,15 +142,16 @@ const value = (v: string | undefined): string => (v === undefined ? 'unset' : JS
 
 /** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
 export const driftText = (d: Drift): string => {
+  const name = `${d.name}${d.of === 'workers' ? ' in the GPU workers' : d.of === 'nccl' ? ' as NCCL took it' : ''}`
   const last = `in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}`
   // a credential's record is a keyed hash: whether it changed is all there is to say
   if (d.secret) {
     const set = (v: string | undefined): string => (v === undefined ? 'unset' : 'set')
     return d.was !== undefined && d.now !== undefined
-      ? `${d.name} (a credential) changed: the same value ${last}, another now`
-      : `${d.name} (a credential) was ${set(d.was)} ${last}, now ${set(d.now)}`
+      ? `${name} (a credential) changed: the same value ${last}, another now`
+      : `${name} (a credential) was ${set(d.was)} ${last}, now ${set(d.now)}`
   }
-  return `${d.name} was ${value(d.was)} ${last}, now ${value(d.now)}`
+  return `${name} was ${value(d.was)} ${last}, now ${value(d.now)}`
 }
 
 export function driftWarning(drifts: readonly Drift[]): string {

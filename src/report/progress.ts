@@ -5,6 +5,8 @@ import { formatDuration } from '../runtime/clock.js'
 import type { Outcome, WaitEvent } from '../facts/wait.js'
 import type { GateOutcome, ServerFacts } from '../facts/outcome.js'
 import type { Expectation } from '../facts/answer.js'
+import { type WorkerDifference, workerDifferences } from '../server/env-report.js'
+import { ncclVariables, ncclVariableText, processesText, ranges } from '../server/nccl-log.js'
 
 /** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
 export function eventLine(event: WaitEvent, startup?: string): string {
@@ -71,6 +73,65 @@ export function envDiffersText(server: ServerFacts): string {
   )
 }
 
+/** `the API process (pid 1200)`: the one that listens on the URL's port, else the one `env` is of. */
+const servedName = (server: ServerFacts): string =>
+  `${server.envPort === undefined ? 'the server process' : 'the API process'} (pid ${server.envPid ?? server.pid})`
+
+const shown = (v: string | undefined): string =>
+  v === undefined ? 'unset' : v.length > 200 ? `${v.slice(0, 200)}…` : v
+const pidsText = (pids: readonly number[]): string => `${pids.length === 1 ? 'pid' : 'pids'} ${ranges(pids)}`
+
+/** `NCCL_PROTO: LL in the API process (pid 1200), unset in 8 of 8 GPU workers (pids 1301–1308)`. */
+function workerDifferenceText(d: WorkerDifference, server: ServerFacts): string {
+  const n = d.groups.reduce((sum, g) => sum + g.pids.length, 0)
+  const groups = d.groups.map((g) => `${shown(g.value)} in ${g.pids.length} of ${n} GPU workers (${pidsText(g.pids)})`)
+  return `${d.name}: ${shown(d.server)} in ${servedName(server)}, ${groups.join(', ')}`
+}
+
+/** The GPU workers against the served process: a line per variable that differs, or that none does. */
+export function workersText(server: ServerFacts): { head: string; lines: string[]; warn: boolean } | undefined {
+  const workers = server.gpuWorkers
+  if (workers === undefined || workers.length === 0) return undefined
+  const head = `GPU workers (the server's processes that hold GPU memory: ${pidsText(workers.map((w) => w.pid))})`
+  const unread = workers.filter((w) => w.env === undefined).map((w) => w.pid)
+  const lines = workerDifferences(server.env ?? [], workers).map((d) => workerDifferenceText(d, server))
+  if (unread.length > 0) lines.push(`The environment of ${pidsText(unread)} could not be read (exited, or not ours).`)
+  const warn = lines.length > 0
+  if (!warn) lines.push(`The same values as ${servedName(server)}.`)
+  return { head, lines, warn }
+}
+
+/** Said once with every environment report: what /proc cannot show, and where to look instead. */
+export const procEnvironNote =
+  "Each environment above is the process's at its start (/proc/PID/environ): a value a process sets later " +
+  "(os.environ in Python) is not seen. With NCCL_DEBUG=INFO in the server's environment, NCCL logs what it took, " +
+  'and that is read from the server log.'
+
+/** NCCL's own word, per variable and rank; the `env-report` variables it does not confirm. */
+export function ncclText(server: ServerFacts): { head: string; lines: string[]; warn: boolean } | undefined {
+  const nccl = server.nccl
+  if (nccl === undefined) return undefined
+  const version = nccl.version === undefined ? '' : `, NCCL ${nccl.version}`
+  const head = `NCCL's own word (its NCCL_DEBUG=INFO lines in the server log${version}; ${processesText(nccl.processes)})`
+  const lines = ncclVariables(nccl).map(ncclVariableText)
+  if (lines.length === 0) lines.push('No NCCL line says a variable was taken from the environment.')
+  for (const s of nccl.setInside ?? [])
+    lines.push(
+      `${s.name}=${s.value} was taken by ${processesText(s.by)}, whose environment at start (/proc) did not hold it: ` +
+        'set inside the process after it started.'
+    )
+  if (nccl.unconfirmed.length > 0) lines.push(unconfirmedText(nccl.unconfirmed))
+  return { head, lines, warn: nccl.unconfirmed.length > 0 }
+}
+
+const unconfirmedText = (names: readonly string[]): string => {
+  const [is, it, them] = names.length === 1 ? ['is', 'it was', 'it'] : ['are', 'they were', 'them']
+  return (
+    `Not confirmed by NCCL: ${names.join(', ')} ${is} set in env-report, and no NCCL line says ${it} taken from the ` +
+    `environment (the processes that run NCCL may not have ${them}, or this NCCL does not log ${them}).`
+  )
+}
+
 /** The gate's own lines, beside the wait's events. */
 export const gateLines = {
   started: (pid: number, logFile: string): string => `Started the server (pid ${pid}); its output goes to ${logFile}`,
@@ -95,6 +156,14 @@ export const gateLines = {
             envUnreadable: launched.env === undefined
           }).map((l) => `  ${l}`))
     ]
+  },
+  workers: (server: ServerFacts): string[] => {
+    const w = workersText(server)
+    return w === undefined ? [] : [`${w.head}:`, ...w.lines.map((l) => `  ${l}`)]
+  },
+  nccl: (server: ServerFacts): string[] => {
+    const n = ncclText(server)
+    return n === undefined ? [] : [`${n.head}:`, ...n.lines.map((l) => `  ${l}`)]
   },
   requestHeaders: (names: string[]): string => `request headers: ${names.join(', ')} (values not shown)`,
   noLog: (path: string): string => `The server log ${path} does not exist.`,

@@ -3,7 +3,15 @@ import { answerWords } from './answer-report.js'
 import { failureMessage } from './failure.js'
 import { cell, code, fenced, logTailTitle, mdText } from './markdown.js'
 import { outputs } from './outputs.js'
-import { envDiffersText, envUnreadableText, envWhose, type ReportContext } from './progress.js'
+import {
+  envDiffersText,
+  envUnreadableText,
+  envWhose,
+  ncclText,
+  procEnvironNote,
+  type ReportContext,
+  workersText
+} from './progress.js'
 import { phaseMarkdown } from './profile-report.js'
 import { smokeRows } from './smoke-report.js'
 import { trendMarkdown } from './trend-chart.js'
@@ -125,6 +133,15 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
       )
     if (launched !== undefined)
       lines.push('', mdText(envDiffersText(server).replace(/ The launched process has:$/, '')))
+    for (const part of [workersText(server), ncclText(server)])
+      if (part !== undefined)
+        lines.push(
+          '',
+          `${part.warn ? '⚠️ ' : ''}**${mdText(part.head)}**`,
+          '',
+          ...part.lines.map((l) => `- ${mdText(l)}`)
+        )
+    lines.push('', `*${mdText(procEnvironNote)}*`)
   }
   return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES)
 }

@@ -84,6 +84,10 @@ export function servingProcess(pid: number, ports: readonly number[]): ServingPr
   return undefined
 }
 
+/** Whether `env-report`'s `patterns` name the variable `name`. */
+export const reportsName = (patterns: readonly string[], name: string): boolean =>
+  patterns.some((p) => glob(p).test(name))
+
 /**
  * The variables `patterns` names whose value differs between the two environments (set in only one included),
  * sorted. Compared on the real values, so that a masked credential that differs is named too.
@@ -96,4 +100,46 @@ export function envDifferences(
   const globs = patterns.map(glob)
   const names = new Set([...Object.keys(a), ...Object.keys(b)].filter((n) => globs.some((g) => g.test(n))))
   return [...names].filter((n) => a[n] !== b[n]).sort()
+}
+
+/** A process of the server that holds GPU memory (a tensor-parallel worker): its `env-report`, undefined unread. */
+export interface WorkerEnv {
+  pid: number
+  env?: EnvEntry[]
+}
+
+/** One variable the GPU workers do not all share with the process `env` is of: each value, and who has it. */
+export interface WorkerDifference {
+  name: string
+  /** As shown (a credential masked); undefined: unset. */
+  server?: string
+  groups: { value?: string; pids: number[] }[]
+}
+
+/** The real value, so that two masked credentials that differ are told apart. */
+const realValue = (e: EnvEntry | undefined): string | undefined =>
+  e === undefined ? undefined : (secretValueOf(e) ?? e.value)
+
+/**
+ * The variables in which any readable GPU worker's value is not the served process's, in the report's order: the
+ * workers grouped by value, in order of their first pid.
+ */
+export function workerDifferences(server: readonly EnvEntry[], workers: readonly WorkerEnv[]): WorkerDifference[] {
+  const read = workers.filter((w): w is Required<WorkerEnv> => w.env !== undefined)
+  const names = [...new Set([...server, ...read.flatMap((w) => w.env)].map((e) => e.name))]
+  const differences: WorkerDifference[] = []
+  for (const name of names) {
+    const mine = server.find((e) => e.name === name)
+    const groups = new Map<string | undefined, { value?: string; pids: number[] }>()
+    for (const w of [...read].sort((a, b) => a.pid - b.pid)) {
+      const e = w.env.find((x) => x.name === name)
+      const key = realValue(e)
+      const group = groups.get(key) ?? { value: e?.value, pids: [] }
+      group.pids.push(w.pid)
+      groups.set(key, group)
+    }
+    if ([...groups.keys()].some((k) => k !== realValue(mine)))
+      differences.push({ name, server: mine?.value, groups: [...groups.values()] })
+  }
+  return differences
 }

@@ -11,7 +11,7 @@ import {
   usualStartup
 } from '../history/stats.js'
 import { type GpuInventory, gpuInventory } from '../gpu/nvidia-smi.js'
-import { historySecretKey, MASKED, maskedRecord } from '../history/fingerprint.js'
+import { historySecretKey, isMasked, MASKED, maskedRecord } from '../history/fingerprint.js'
 import { type EnvEntry, secretValueOf } from '../server/env-report.js'
 import { appendRun, historyKey, prepareHistory, readHistory } from '../history/store.js'
 import { driftWarning, regressionText } from '../report/profile-report.js'
@@ -213,6 +213,7 @@ export async function finishHistory({
     ...(profile.engine === undefined ? {} : { engine: profile.engine }),
     phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
     ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
+    ...(env === undefined ? {} : processesRecord(facts, history)),
     ...smokeRecord(outcome, settings),
     ...(outcome.placement === undefined ? {} : { placement: outcome.placement.placement }),
     ...setupRecord(await history.hardware, profile.engineVersion, outcome.last?.modelId)
@@ -259,6 +260,33 @@ function envRecord(entries: readonly EnvEntry[], history: RunHistory): Record<st
   }
   return Object.fromEntries(
     entries.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.secret ? masked(e) : e.value]]))
+  )
+}
+
+/** The GPU workers' and NCCL's environments as history keeps them: one value per variable, or how they differ. */
+function processesRecord(facts: ServerFacts | undefined, history: RunHistory): Partial<RunRecord> {
+  const workers = (facts?.gpuWorkers ?? []).flatMap((w) => (w.env === undefined ? [] : [envRecord(w.env, history)]))
+  const nccl = facts?.nccl?.processes.map((p) => p.env) ?? []
+  return {
+    ...(workers.length === 0 ? {} : { workersEnv: together(workers) }),
+    ...(nccl.length === 0 ? {} : { ncclEnv: together(nccl) })
+  }
+}
+
+/** Each variable's value where all have the same; `mixed: LL in 4, unset in 4` where they do not. */
+function together(envs: readonly Record<string, string>[]): Record<string, string> {
+  const names = [...new Set(envs.flatMap((e) => Object.keys(e)))].sort()
+  return Object.fromEntries(
+    names.map((name) => {
+      const counts = new Map<string | undefined, number>()
+      for (const e of envs) counts.set(e[name], (counts.get(e[name]) ?? 0) + 1)
+      if (counts.size === 1) return [name, envs[0][name] as string]
+      // a credential's keyed hash is never to be shown, not even in a mix
+      const parts = [...counts].map(
+        ([v, n]) => `${v === undefined ? 'unset' : isMasked(v) ? 'a credential' : v} in ${n}`
+      )
+      return [name, `mixed: ${parts.join(', ')}`]
+    })
   )
 }
 

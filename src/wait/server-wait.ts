@@ -3,13 +3,14 @@ import { setMaxListeners } from 'node:events'
 import { PortPoller } from '../http/port-watch.js'
 import { setUpUndici } from '../http/undici-parts.js'
 import { StartupProfile } from '../startup/profile.js'
-import { gateLines, waitingLine } from '../report/progress.js'
+import { gateLines, procEnvironNote, waitingLine } from '../report/progress.js'
+import { NcclLines, type NcclView, setInside, unconfirmed } from '../server/nccl-log.js'
 import { startupLines, startupStatusText } from '../report/profile-report.js'
 import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.js'
 import type { Server, Settings } from '../inputs/settings.js'
 import { createBodyCollector } from '../runtime/memory.js'
 import { expectation } from '../facts/answer.js'
-import type { GateOutcome, PlacementFacts, TargetOutcome } from '../facts/outcome.js'
+import type { GateOutcome, PlacementFacts, ServerFacts, TargetOutcome } from '../facts/outcome.js'
 import type { Halt } from '../facts/halt.js'
 import { Halter } from '../runtime/halter.js'
 import type { Deps, ServerWait } from './deps.js'
@@ -57,9 +58,11 @@ export async function waitForServer(
     const history = openHistory(settings, server, deps)
     const profile = new StartupProfile({ engine: settings.engine, startedAt: launched.startedAt, usual: history.usual })
     const placed = placementLog()
+    const nccl = new NcclLines()
     const { log, sayStartup, readLines, readyLine, logLines } = followLog({
       launched,
       profile,
+      nccl,
       deps,
       waitStart,
       placed
@@ -114,6 +117,7 @@ export async function waitForServer(
       deps.log(placementLines.found(placement.placement, placement.evidence))
       if (placement.warning !== undefined) deps.warn(placement.warning, 'placement')
     }
+    tellNccl(settings, launched.facts, nccl.view(), deps)
     // Once the fleet is ready, and only then: a server that is not ready has no throughput to measure. The
     // startup's figures were taken before it, so that its requests count in none of them.
     const smoke = settings.smoke !== undefined && last.ready
@@ -154,6 +158,31 @@ async function smokeThrough(
   if (probe === undefined) return smoke(waited)
   const done = await smoke(waited.map((r) => ({ ...r, url: probe(r.url) })))
   return done.map((r, i) => ({ ...r, url: waited[i].url }))
+}
+
+/**
+ * With `env-report`: NCCL's own word from the log beside it, the variables it does not confirm, and, once, what
+ * /proc cannot show.
+ */
+function tellNccl(settings: Settings, facts: ServerFacts | undefined, view: NcclView | undefined, deps: Deps): void {
+  if (facts === undefined || settings.envReport.length === 0 || (facts.env === undefined && !facts.envUnreadable))
+    return
+  if (view !== undefined) {
+    const entries = [
+      ...(facts.env ?? []),
+      ...(facts.launchedEnv?.env ?? []),
+      ...(facts.gpuWorkers ?? []).flatMap((w) => w.env ?? [])
+    ]
+    const reported = new Set(entries.filter((e) => e.value !== undefined).map((e) => e.name))
+    const inside = setInside(settings.envReport, view, facts.gpuWorkers ?? [])
+    facts.nccl = {
+      ...view,
+      unconfirmed: unconfirmed(reported, view),
+      ...(inside.length === 0 ? {} : { setInside: inside })
+    }
+    gateLines.nccl(facts).forEach((line) => deps.log(line))
+  }
+  deps.log(procEnvironNote)
 }
 
 /** A cancel after the wait (smoke test, GPU reading) ends it cancelled: neither `smoke-failed` nor ready. */
@@ -240,12 +269,14 @@ async function smokeEndpoints(
 function followLog({
   launched,
   profile,
+  nccl,
   deps,
   waitStart,
   placed
 }: {
   launched: LaunchedServer
   profile: StartupProfile
+  nccl: NcclLines
   deps: Deps
   waitStart: number
   placed: ReturnType<typeof placementLog>
@@ -256,6 +287,7 @@ function followLog({
   const log = launched.followLog((lines) =>
     lines.forEach((l) => {
       placed.see(l.text, l.number)
+      nccl.line(l.text)
       sayStartup(profile.earlier(l.text, clock.now(), l.number))
     })
   )
@@ -289,6 +321,7 @@ function followLog({
   const readLines = (lines: LogLine[]): KnownFatal | undefined => {
     for (const l of lines) {
       placed.see(l.text, l.number)
+      nccl.line(l.text)
       sayStartup(profile.line(l.text, clock.now(), l.number))
     }
     if (profile.readyLineSeen) readySeen.abort()

@@ -141,6 +141,22 @@ describe('the history file', () => {
     expect(runLine(run({ key: 'z'.repeat(5000) }))).toBeUndefined()
   })
 
+  it("keeps the GPU workers' and NCCL's values; drops them before the served process's when a line is too long", async () => {
+    const file = box.path('history.jsonl')
+    const workers = { env: { NCCL_PROTO: 'LL' }, envReport: 'NCCL_*', workersEnv: {}, ncclEnv: { NCCL_ALGO: 'Ring' } }
+    await appendRun(file, run(workers))
+    appendFileSync(file, `${JSON.stringify({ ...run(), workersEnv: { NCCL_PROTO: 1 } })}\n`)
+    const h = readHistory(file)
+    expect(h.runs).toEqual([expect.objectContaining(workers)])
+    expect(h.skipped).toBe(1)
+    const wide = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`NCCL_VAR_${i}`, 'x'.repeat(150)]))
+    const line = JSON.parse(
+      runLine(run({ env: { NCCL_PROTO: 'LL' }, envReport: 'NCCL_*', workersEnv: wide })) as string
+    )
+    expect(line.workersEnv).toBeUndefined()
+    expect(line.env).toEqual({ NCCL_PROTO: 'LL' })
+  })
+
   it('is off, with a notice, where it cannot be written', () => {
     const file = box.path('history.jsonl')
     expect(prepareHistory(box.path('deep', 'er', 'history.jsonl'))).toBeUndefined()

@@ -106,4 +106,26 @@ describe('comparing a run with earlier ones', () => {
     expect(envDrift([], run(env({ A: '1' })))).toEqual([])
     expect(envDrift(earlier, run())).toEqual([])
   })
+
+  it("compares the GPU workers with the last run's workers, and NCCL's word with NCCL's, never across", () => {
+    const report = { envReport: 'NCCL_*' }
+    const earlier = [
+      run({ ...report, env: { NCCL_PROTO: 'LL' }, workersEnv: {} }),
+      run({ ...report, env: { NCCL_PROTO: 'LL' }, workersEnv: {}, ncclEnv: {} }),
+      // no GPU reading this time: the workers' last values stay the ones to compare with
+      run({ ...report, env: { NCCL_PROTO: 'LL' } })
+    ]
+    const now = run({
+      ...report,
+      env: { NCCL_PROTO: 'LL' },
+      workersEnv: { NCCL_PROTO: 'LL' },
+      ncclEnv: { NCCL_PROTO: 'mixed: LL in 4, unset in 4' }
+    })
+    expect(envDrift(earlier, now).map(driftText)).toEqual([
+      'NCCL_PROTO in the GPU workers was unset in the last 2 runs, now "LL"',
+      'NCCL_PROTO as NCCL took it was unset in the last run, now "mixed: LL in 4, unset in 4"'
+    ])
+    // the served process against the workers would have been a change of its own: not told
+    expect(envDrift([run({ ...report, workersEnv: {} })], run({ ...report, env: { NCCL_PROTO: 'LL' } }))).toEqual([])
+  })
 })

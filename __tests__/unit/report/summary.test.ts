@@ -1,4 +1,5 @@
 import { summaryBudget, summaryMarkdown, summaryTail } from '../../../src/report/summary.js'
+import { envReport } from '../../../src/server/env-report.js'
 import type { GateOutcome } from '../../../src/facts/outcome.js'
 
 describe('summaryMarkdown', () => {
@@ -127,5 +128,74 @@ describe('summaryBudget and summaryTail', () => {
     expect(kept.length).toBeLessThan(lines.length)
     expect(kept.at(-1)).toBe(lines.at(-1))
     expect(kept.reduce((n, l) => n + `${l.number}: ${l.text}`.length + 1, 0)).toBeLessThanOrEqual(64 * 1024)
+  })
+})
+
+describe("summaryMarkdown of the GPU workers' environment", () => {
+  it("the seeds' case: the API process has NCCL_PROTO=LL NCCL_ALGO=Ring, its eight GPU workers neither", () => {
+    const url = new URL('http://127.0.0.1:8000/v1/models')
+    const names = ['NCCL_*']
+    const one = {
+      url,
+      ready: true,
+      reason: 'ready',
+      elapsedMs: 300_000,
+      attempts: 60,
+      models: ['kimi'],
+      timeline: [],
+      server: {
+        pid: 1190,
+        envPid: 1200,
+        envPort: 8000,
+        env: envReport(names, { NCCL_PROTO: 'LL', NCCL_ALGO: 'Ring', NCCL_DEBUG: 'INFO' }),
+        gpuWorkers: [1301, 1302, 1303, 1304, 1305, 1306, 1307, 1308].map((pid) => ({
+          pid,
+          env: envReport(names, { NCCL_DEBUG: 'INFO' })
+        })),
+        nccl: {
+          version: '2.21.5+cuda12.4',
+          processes: [0, 1, 2, 3, 4, 5, 6, 7].map((rank) => ({
+            host: 'gpu-node-7',
+            pid: 1301 + rank,
+            rank,
+            nranks: 8,
+            env: {}
+          })),
+          unconfirmed: ['NCCL_ALGO', 'NCCL_PROTO']
+        }
+      }
+    } satisfies Partial<GateOutcome>
+    const outcome: GateOutcome = { ...one, results: [one] }
+    const md = summaryMarkdown(outcome, { url, expect: { status: [[200, 299]] }, timeoutMs: 600_000 })
+    const section = md.slice(md.indexOf('#### Server environment'))
+    expect(section).toBe(
+      [
+        '#### Server environment',
+        '',
+        'Of process 1200, which listens on port 8000.',
+        '',
+        '| variable | value |',
+        '|---|---|',
+        '| `NCCL_ALGO` | `Ring` |',
+        '| `NCCL_DEBUG` | `INFO` |',
+        '| `NCCL_PROTO` | `LL` |',
+        '',
+        "⚠️ **GPU workers (the server's processes that hold GPU memory: pids 1301–1308)**",
+        '',
+        '- NCCL\\_ALGO: Ring in the API process (pid 1200), unset in 8 of 8 GPU workers (pids 1301–1308)',
+        '- NCCL\\_PROTO: LL in the API process (pid 1200), unset in 8 of 8 GPU workers (pids 1301–1308)',
+        '',
+        "⚠️ **NCCL's own word (its NCCL\\_DEBUG=INFO lines in the server log, NCCL 2.21.5+cuda12.4; ranks 0–7)**",
+        '',
+        '- No NCCL line says a variable was taken from the environment.',
+        '- Not confirmed by NCCL: NCCL\\_ALGO, NCCL\\_PROTO are set in env-report, and no NCCL line says they were ' +
+          'taken from the environment (the processes that run NCCL may not have them, or this NCCL does not log them).',
+        '',
+        "*Each environment above is the process's at its start (/proc/PID/environ): a value a process sets later " +
+          "(os.environ in Python) is not seen. With NCCL\\_DEBUG=INFO in the server's environment, NCCL logs what it " +
+          'took, and that is read from the server log.*',
+        ''
+      ].join('\n')
+    )
   })
 })

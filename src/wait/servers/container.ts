@@ -16,7 +16,7 @@ import { gateLines } from '../../report/progress.js'
 import type { Server, Settings } from '../../inputs/settings.js'
 import type { ServerFacts } from '../../facts/outcome.js'
 import type { Deps } from '../deps.js'
-import { beforeStart, gpuMemoryOf, tellEnvironment } from './process.js'
+import { beforeStart, gpuMemoryOf, tellEnvironment, tellWorkers } from './process.js'
 import type { LaunchedServer, ServerKind } from './kind.js'
 import { onlyWatchedAnswers } from './who-answered.js'
 
@@ -144,8 +144,11 @@ function launched(
       if (container.neverCreated()) facts.container = undefined
       const started = startedOnClock(now, deps.clock)
       if (ready && started !== undefined) facts.startupMs = Math.max(0, readyAt - started)
-      if (ready) Object.assign(facts, await gpuMemoryOf(settings, () => container.family(), deps))
+      const gpu = ready ? await gpuMemoryOf(settings, () => container.family(), deps) : {}
+      facts.gpuMemoryMiB = gpu.held?.mib
+      if (gpu.gpusPresent !== undefined) facts.gpusPresent = gpu.gpusPresent
       if (initial === undefined) reportEnvironment(settings, server, container, facts, deps)
+      if (gpu.held !== undefined) tellWorkers(settings, facts, deps, gpu.held)
       if (!ready && log !== undefined) {
         facts.logTail = log.tail()
         if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))

@@ -1,6 +1,7 @@
 /** The server as a process: launched by `start`, followed by `pid`, or known only by its `log-file`. */
-import { envDifferences, envReport, servingProcess } from '../../server/env-report.js'
-import { gpuSnapshot, memoryHeldBy } from '../../gpu/nvidia-smi.js'
+import { envDifferences, envReport, servingProcess, type WorkerEnv } from '../../server/env-report.js'
+import { gpuSnapshot, type HeldMemory, memoryHeldBy } from '../../gpu/nvidia-smi.js'
+import { procEnviron } from '../../server/proc.js'
 import { LogFollower } from '../../server/log-follower.js'
 import { localPort, processTree } from '../../server/port-owner.js'
 import { preflight, preflightVerdict, withStartGpus } from '../../server/preflight.js'
@@ -121,9 +122,12 @@ function launched(own: Server, settings: Settings, pid: number | undefined, deps
     },
     afterWait: async (ready, readyAt) => {
       if (ready && server?.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
-      if (ready && server !== undefined)
-        Object.assign(facts, await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps))
+      const gpu =
+        ready && server !== undefined ? await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps) : {}
+      facts.gpuMemoryMiB = gpu.held?.mib
+      if (gpu.gpusPresent !== undefined) facts.gpusPresent = gpu.gpusPresent
       reportEnvironment(settings, own, server, facts, deps, pid !== undefined)
+      if (gpu.held !== undefined) tellWorkers(settings, facts, deps, gpu.held)
       if (!ready && log !== undefined) {
         facts.logTail = log.tail()
         if (facts.logTail === undefined) deps.log(gateLines.noLog(log.path))
@@ -162,14 +166,29 @@ export async function gpuMemoryOf(
   settings: Settings,
   family: () => Set<number>,
   deps: Deps
-): Promise<Pick<ServerFacts, 'gpuMemoryMiB' | 'gpusPresent'>> {
+): Promise<{ held?: HeldMemory; gpusPresent?: number }> {
   const timeoutMs = Math.min(5_000, timeLeft(settings, deps, deps.startedAt ?? deps.clock.now()))
   const snapshot = await gpuSnapshot({ env: deps.env, timeoutMs, signal: deps.cancel?.signal })
   if (snapshot.kind === 'unavailable') {
     deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail))
     return {}
   }
-  return { gpuMemoryMiB: memoryHeldBy(snapshot, family()).mib, gpusPresent: snapshot.gpus.length }
+  return { held: memoryHeldBy(snapshot, family()), gpusPresent: snapshot.gpus.length }
+}
+
+/**
+ * `env-report` of each process of the server that holds GPU memory, the served one apart: with tensor parallelism
+ * these run NCCL, and the API process that listens does not.
+ */
+export function tellWorkers(settings: Settings, facts: ServerFacts, deps: Deps, held: HeldMemory): void {
+  if (settings.envReport.length === 0 || facts.env === undefined) return
+  const pids = [...new Set(held.apps.map((a) => a.pid))].filter((p) => p !== facts.envPid).sort((a, b) => a - b)
+  if (pids.length === 0) return
+  facts.gpuWorkers = pids.map((pid): WorkerEnv => {
+    const environ = procEnviron(pid)
+    return { pid, env: environ === undefined ? undefined : envReport(settings.envReport, environ, settings.secrets) }
+  })
+  gateLines.workers(facts).forEach((line) => deps.log(line))
 }
 
 /**
