@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3757);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2990);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16565,7 +16565,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3757:
+/***/ 2990:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -18995,8 +18995,546 @@ function cannotChangeWords(answer, listed) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/server/proc.ts
+/** Reading Linux's /proc: a process's stat line, the process ids, a command line, an environment; nothing without it. */
+
+function procStat(pid, proc = '/proc') {
+    try {
+        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
+        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Every process id /proc shows (empty without /proc). */
+function procPids(proc = '/proc') {
+    try {
+        return (0,external_node_fs_namespaceObject.readdirSync)(proc)
+            .filter((n) => /^\d+$/.test(n))
+            .map(Number);
+    }
+    catch {
+        return [];
+    }
+}
+const MAX_COMMAND = 500;
+/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
+function commandLine(pid, proc = '/proc') {
+    try {
+        const args = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+        if (args !== '')
+            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
+        return `[${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
+    }
+    catch {
+        return '';
+    }
+}
+/** The environment `pid` started with, or undefined when it cannot be read (gone, another user's, no /proc). */
+function procEnviron(pid, proc = '/proc') {
+    try {
+        return environment((0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/environ`, 'utf8').split('\0'));
+    }
+    catch {
+        return undefined;
+    }
+}
+/** `NAME=value` entries as a record; an entry without `=` is none. */
+const environment = (entries) => Object.fromEntries(entries.filter((e) => e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+
+;// CONCATENATED MODULE: ./src/server/guard.ts
+/**
+ * Which processes a stop may signal, from Linux's /proc. Never this process, its ancestors (the runner's step, the
+ * runner), pid 1, the runner's own programs, nor a process group any of them is in. A pid recorded at launch is the
+ * server only while it names the process that started then, on the same boot: Linux reuses pids. A process that
+ * carries the run's marker in its environment (set at launch, inherited) is the server's wherever it went (a worker
+ * that double-forked out of the group, an orphaned engine core).
+ */
+
+
+/** The variable `start` tags the server's environment with. */
+const guard_RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
+/** The runner's own programs, by their command line (hosted and self-hosted). */
+const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
+/** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
+const MAX_DEPTH = 4096;
+/** The processes and groups a stop must leave alone, as seen now from this process. */
+function processGuard() {
+    const spared = new Map([[1, 'init']]);
+    const groups = new Set();
+    const selfStat = procStat(process.pid);
+    spared.set(process.pid, 'self');
+    if (selfStat !== undefined)
+        groups.add(selfStat.pgrp);
+    // without /proc only the parent is known
+    let parent = selfStat?.ppid ?? process.ppid;
+    for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
+        spared.set(parent, 'ancestor');
+        const stat = procStat(parent);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+        parent = stat?.ppid ?? 0;
+    }
+    for (const pid of procPids()) {
+        if (spared.has(pid) || !RUNNER_COMMAND.test(commandLine(pid)))
+            continue;
+        spared.set(pid, 'runner');
+        const stat = procStat(pid);
+        if (stat !== undefined)
+            groups.add(stat.pgrp);
+    }
+    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
+    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
+    return {
+        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
+        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
+    };
+}
+/** Whether `pid` still names the process `recorded` describes. */
+function identify(pid, recorded, proc = '/proc') {
+    if (recorded.startTicks === undefined || procStat(process.pid, proc) === undefined)
+        return { kind: 'unchecked' };
+    const boot = bootId(proc);
+    if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
+        return { kind: 'rebooted' };
+    const stat = procStat(pid, proc);
+    if (stat === undefined || stat.state === 'Z')
+        return { kind: 'gone' };
+    if (stat.startTicks !== recorded.startTicks)
+        return { kind: 'reused', startTicks: stat.startTicks, expectedTicks: recorded.startTicks };
+    return { kind: 'same' };
+}
+/** This boot's id, or undefined without /proc. */
+function bootId(proc = '/proc') {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim() || undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The processes whose environment carries `RUN_MARKER=<marker>` that started no earlier than `sinceTicks`. `seen`
+ * caches each answer by pid and start time: an environment is fixed at exec, and reading all on every poll is dear.
+ */
+function markedProcesses(marker, sinceTicks, seen) {
+    const needle = `\0${guard_RUN_MARKER}=${marker}\0`;
+    const found = [];
+    for (const pid of procPids()) {
+        const stat = procStat(pid);
+        if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
+            continue;
+        const key = `${pid}:${stat.startTicks}`;
+        let marked = seen.get(key);
+        if (marked === undefined) {
+            try {
+                // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
+                marked = `\0${(0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`, 'latin1')}\0`.includes(needle);
+            }
+            catch {
+                marked = false; // another user's process, or gone
+            }
+            seen.set(key, marked);
+        }
+        if (marked)
+            found.push(pid);
+    }
+    return found;
+}
+/** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
+function descendantsOf(roots, proc = '/proc') {
+    const children = new Map();
+    for (const p of procPids(proc)) {
+        const parent = procStat(p, proc)?.ppid;
+        if (parent !== undefined)
+            children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const family = new Set(roots);
+    const queue = [...family];
+    while (queue.length > 0) {
+        for (const child of children.get(queue.shift()) ?? []) {
+            if (family.has(child))
+                continue;
+            family.add(child);
+            queue.push(child);
+        }
+    }
+    return family;
+}
+
+;// CONCATENATED MODULE: ./src/server/port-owner.ts
+/**
+ * Who listens on a local TCP port, from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
+ * socket's inode among the processes' file descriptors, and each holder's command line. /proc/net/tcp is this
+ * network namespace's: a server in a container with its own (docker -p) shows as the proxy that forwards the port.
+ */
+
+
+
+
+const LISTEN = '0A';
+/** Who listens on `port` (any local address, IPv4 and IPv6); `proc`: where procfs is mounted. */
+function portOwner(port, { proc = '/proc' } = {}) {
+    const sockets = listeningSockets(proc, port);
+    if (sockets === undefined)
+        return { kind: 'unknown', port };
+    if (sockets.length === 0)
+        return { kind: 'free', port };
+    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
+    return {
+        kind: 'listening',
+        port,
+        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
+    };
+}
+/** Whether what listens on `port` belongs to `pid` or its descendants (a `start` shell's child, forked workers). */
+function listenerOwnership(port, pid, { proc = '/proc' } = {}) {
+    const owner = portOwner(port, { proc });
+    if (owner.kind !== 'listening')
+        return owner;
+    const family = processTree(proc, pid);
+    for (const l of owner.listeners) {
+        const holder = l.holders.find((h) => family.has(h.pid));
+        if (holder !== undefined)
+            return { kind: 'ours', port, holder };
+    }
+    return { kind: 'foreign', port, listeners: owner.listeners };
+}
+/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
+const processTree = (proc, pid) => descendantsOf([pid], proc);
+/** The listening sockets on `port`; undefined when neither table can be read. */
+function listeningSockets(proc, port) {
+    let read = false;
+    const found = [];
+    for (const table of ['tcp', 'tcp6']) {
+        let text;
+        try {
+            text = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/net/${table}`, 'utf8');
+            read = true;
+        }
+        catch {
+            continue; // tcp6 is absent on a kernel without IPv6
+        }
+        for (const line of text.split('\n').slice(1)) {
+            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
+            const f = line.trim().split(/\s+/);
+            if (f.length < 10 || f[3] !== LISTEN)
+                continue;
+            const [hexAddress, hexPort] = f[1].split(':');
+            if (parseInt(hexPort, 16) !== port)
+                continue;
+            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
+        }
+    }
+    return read ? found : undefined;
+}
+/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
+function decodeAddress(hex) {
+    const words = hex.match(/.{8}/g) ?? [];
+    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
+    if (bytes.length === 4)
+        return bytes.join('.');
+    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
+    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
+        return `::ffff:${bytes.slice(12).join('.')}`;
+    // the shortest form for the common cases (:: and ::1); other addresses in full
+    const text = groups.join(':');
+    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
+}
+/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
+function socketHolders(proc, inodes) {
+    const holders = new Map();
+    for (const pid of procPids(proc)) {
+        let fds;
+        try {
+            fds = (0,external_node_fs_namespaceObject.readdirSync)(`${proc}/${pid}/fd`);
+        }
+        catch {
+            continue; // another user's process, or gone
+        }
+        const held = new Set();
+        for (const fd of fds) {
+            let target;
+            try {
+                target = (0,external_node_fs_namespaceObject.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
+            }
+            catch {
+                continue;
+            }
+            const m = /^socket:\[(\d+)\]$/.exec(target);
+            if (m && inodes.has(Number(m[1])))
+                held.add(Number(m[1]));
+        }
+        if (held.size === 0)
+            continue;
+        const info = { pid, command: commandLine(pid, proc) };
+        for (const inode of held)
+            holders.set(inode, [...(holders.get(inode) ?? []), info]);
+    }
+    return holders;
+}
+/**
+ * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
+ * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
+ */
+function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
+    const host = bareHost(url.hostname);
+    const os = process.getBuiltinModule('node:os');
+    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
+    const local = isLoopback(url.hostname) ||
+        host.endsWith('.localhost') ||
+        host === hostName.toLowerCase() ||
+        addresses.includes(host);
+    if (!local)
+        return undefined;
+    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
+const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
+
+;// CONCATENATED MODULE: ./src/server/env-report.ts
+/** `env-report`: the chosen variables of the process that serves, with credential-like values masked. */
+
+
+
+/**
+ * A credential's own value, held apart from its entry so that no serialisation of the facts (the log, the summary,
+ * `--json`) can carry it: only the history reads it, to store a keyed hash of it.
+ */
+const secretValues = new WeakMap();
+/** The value a masked entry stands for; undefined for an entry that is not a credential. */
+const secretValueOf = (entry) => secretValues.get(entry);
+/** `*` any run of characters, `?` one: as `env-report` reads its names. */
+const glob = (pattern) => new RegExp(`^${pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.')}$`);
+/**
+ * Each name or glob in order; a glob gives every matching variable, sorted. A value is masked by the one credential
+ * rule (inputs/secrets.ts), which also masks one that holds one of `secrets`: the report goes into the history file.
+ */
+function envReport(patterns, environ, secrets = []) {
+    const entries = [];
+    const seen = new Set();
+    for (const pattern of patterns) {
+        const matches = glob(pattern);
+        const names = Object.keys(environ)
+            .filter((n) => matches.test(n))
+            .sort();
+        if (names.length === 0)
+            entries.push({ name: pattern });
+        for (const name of names.filter((n) => !seen.has(n))) {
+            seen.add(name);
+            const value = environ[name];
+            if (!isSecretValue(name, value, secrets)) {
+                entries.push({ name, value });
+                continue;
+            }
+            const entry = { name, value: MASK, secret: true };
+            secretValues.set(entry, value);
+            entries.push(entry);
+        }
+    }
+    return entries;
+}
+/**
+ * The first of the server's processes (`pid` and its descendants) that listens on one of `ports`, or undefined
+ * when none does (not yet, no /proc, or a holder this user cannot see).
+ */
+function servingProcess(pid, ports) {
+    for (const port of ports) {
+        const o = listenerOwnership(port, pid);
+        if (o.kind === 'ours')
+            return { pid: o.holder.pid, port, environ: procEnviron(o.holder.pid) };
+    }
+    return undefined;
+}
+/** Whether `env-report`'s `patterns` name the variable `name`. */
+const reportsName = (patterns, name) => patterns.some((p) => glob(p).test(name));
+/**
+ * The variables `patterns` names whose value differs between the two environments (set in only one included),
+ * sorted. Compared on the real values, so that a masked credential that differs is named too.
+ */
+function envDifferences(patterns, a, b) {
+    const globs = patterns.map(glob);
+    const names = new Set([...Object.keys(a), ...Object.keys(b)].filter((n) => globs.some((g) => g.test(n))));
+    return [...names].filter((n) => a[n] !== b[n]).sort();
+}
+/** The real value, so that two masked credentials that differ are told apart. */
+const realValue = (e) => e === undefined ? undefined : (secretValueOf(e) ?? e.value);
+/**
+ * The variables in which any readable GPU worker's value is not the served process's, in the report's order: the
+ * workers grouped by value, in order of their first pid.
+ */
+function workerDifferences(server, workers) {
+    const read = workers.filter((w) => w.env !== undefined);
+    const names = [...new Set([...server, ...read.flatMap((w) => w.env)].map((e) => e.name))];
+    const differences = [];
+    for (const name of names) {
+        const mine = server.find((e) => e.name === name);
+        const groups = new Map();
+        for (const w of [...read].sort((a, b) => a.pid - b.pid)) {
+            const e = w.env.find((x) => x.name === name);
+            const key = realValue(e);
+            const group = groups.get(key) ?? { value: e?.value, pids: [] };
+            group.pids.push(w.pid);
+            groups.set(key, group);
+        }
+        if ([...groups.keys()].some((k) => k !== realValue(mine)))
+            differences.push({ name, server: mine?.value, groups: [...groups.values()] });
+    }
+    return differences;
+}
+
+;// CONCATENATED MODULE: ./src/server/nccl-log.ts
+/**
+ * NCCL's own word on the environment it took: its `NCCL_DEBUG=INFO` lines in the server's log, per process and rank.
+ * `/proc` shows a process's environment at its start; these lines show what NCCL read when it initialised.
+ *
+ * The line formats, from NCCL's source (NVIDIA/nccl@5067397c2676d5aed50042fc39e5c8ee96eb0027, 2.30.7):
+ * - src/debug.cc:330, 354: every INFO line is `"%s:%d:%d "` (hostname, pid, tid), then `"[%d] NCCL INFO %s\n"`.
+ * - src/graph/tuning.cc:455, 460: `"NCCL_PROTO set by environment to %s"`, `"NCCL_ALGO set by environment to %s"`.
+ * - src/misc/param.cc:100: `"%s set by environment to %lld."` (an integer parameter read from the environment).
+ * - src/init.cc:1945: `"%s comm %p rank %d nranks %d cudaDev %d nvmlDev %d busId %lx commId 0x%llx - Init COMPLETE"`.
+ * - src/init.cc:694-702: `"NCCL version " \u2026`, bare at the VERSION level or as an INFO line.
+ * NVIDIA/nccl@v2.21.5-1 (ab2b89c4c339bd7f816fbc114a4b05d386b66290) has the same: src/debug.cc:183 (one format),
+ * src/graph/tuning.cc:275, 280, src/misc/param.cc:75, src/init.cc:1573 (`ncclCommInitRank comm %p rank %d \u2026`).
+ */
+
+/** Bounds on what a log can make this hold: a flood of NCCL lines is kept to a fixed size. */
+const MAX_PROCESSES = 1024;
+const MAX_NAMES = 200;
+const MAX_VALUE_CHARS = 200;
+const INFO = /(?:^|\s)([^\s:]+):(\d+):\d+ \[-?\d+\] NCCL INFO (.*)$/;
+const SET_BY_ENV = /^(NCCL_\w+) set by environment to (.*)$/;
+const COMPLETE = /\bcomm \S+ rank (\d+) nranks (\d+) .*- Init COMPLETE\s*$/;
+const VERSION = /(?:^|NCCL INFO )NCCL version (\d+\.\d+\.\d+\S*)/;
+/** Collects NCCL's lines as the log is read; `view()` is undefined while none came. */
+class NcclLines {
+    processes = new Map();
+    version;
+    line(text) {
+        if (!text.includes('NCCL '))
+            return;
+        if (this.version === undefined)
+            this.version = VERSION.exec(text)?.[1];
+        const info = text.includes('] NCCL INFO ') ? INFO.exec(text) : null;
+        if (info === null)
+            return;
+        const [, host, pidText, message] = info;
+        const pid = Number(pidText);
+        let p = this.processes.get(pid);
+        if (p === undefined) {
+            if (this.processes.size >= MAX_PROCESSES)
+                return;
+            p = { host, pid, env: {} };
+            this.processes.set(pid, p);
+        }
+        const set = SET_BY_ENV.exec(message);
+        if (set !== null) {
+            const [, name, said] = set;
+            if (!(name in p.env) && Object.keys(p.env).length >= MAX_NAMES)
+                return;
+            // param.cc ends an integer with a full stop
+            p.env[name] = (/^-?\d+\.$/.test(said) ? said.slice(0, -1) : said.trimEnd()).slice(0, MAX_VALUE_CHARS);
+            return;
+        }
+        const complete = COMPLETE.exec(message);
+        if (complete === null)
+            return;
+        const [rank, nranks] = [Number(complete[1]), Number(complete[2])];
+        // a process is in several communicators (tensor-parallel, pipeline, world): its place in the largest
+        if (p.nranks === undefined || nranks > p.nranks)
+            Object.assign(p, { rank, nranks });
+    }
+    view() {
+        if (this.processes.size === 0)
+            return undefined;
+        const processes = [...this.processes.values()].sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.pid - b.pid);
+        return { ...(this.version === undefined ? {} : { version: this.version }), processes };
+    }
+}
+/** `0\u20137`, `1301\u20131304, 1306`: numbers as runs. */
+function ranges(numbers) {
+    const sorted = [...new Set(numbers)].sort((a, b) => a - b);
+    const runs = [];
+    for (let i = 0; i < sorted.length;) {
+        let j = i;
+        while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1)
+            j++;
+        runs.push(j === i ? String(sorted[i]) : `${sorted[i]}\u2013${sorted[j]}`);
+        i = j + 1;
+    }
+    return runs.join(', ');
+}
+/** `ranks 0\u20137`, `rank 3`, `ranks 0\u20133 and pid 1290`. */
+function processesText(ps) {
+    const ranked = ps.filter((p) => p.rank !== undefined).map((p) => p.rank);
+    const unranked = ps.filter((p) => p.rank === undefined).map((p) => p.pid);
+    const parts = [
+        ranked.length === 0 ? '' : `${ranked.length === 1 ? 'rank' : 'ranks'} ${ranges(ranked)}`,
+        unranked.length === 0 ? '' : `${unranked.length === 1 ? 'pid' : 'pids'} ${ranges(unranked)}`
+    ].filter(Boolean);
+    return parts.join(' and ');
+}
+function ncclVariables(view) {
+    const names = [...new Set(view.processes.flatMap((p) => Object.keys(p.env)))].sort();
+    return names.map((name) => {
+        const values = new Map();
+        for (const p of view.processes)
+            if (name in p.env)
+                values.set(p.env[name], [...(values.get(p.env[name]) ?? []), p]);
+        return {
+            name,
+            values: [...values].map(([value, by]) => ({ value, by })),
+            silent: view.processes.filter((p) => !(name in p.env))
+        };
+    });
+}
+/** `NCCL_PROTO=LL in ranks 0\u20137`; `NCCL_PROTO=LL in ranks 0\u20133; not said by ranks 4\u20137`. */
+function ncclVariableText(v) {
+    const said = v.values.map((x) => `${v.name}=${x.value} in ${processesText(x.by)}`).join('; ');
+    return v.silent.length === 0 ? said : `${said}; not said by ${processesText(v.silent)}`;
+}
+/**
+ * The variables `env-report` shows set that NCCL's lines never say it took: NCCL's own (`NCCL_*`), less its logging's
+ * (`NCCL_DEBUG*`, read before it can log, and proven by the lines themselves).
+ */
+function unconfirmed(reported, view) {
+    const said = new Set(view.processes.flatMap((p) => Object.keys(p.env)));
+    return [...reported].filter((n) => n.startsWith('NCCL_') && !n.startsWith('NCCL_DEBUG') && !said.has(n)).sort();
+}
+/**
+ * What NCCL says a GPU worker took, where `/proc` showed that worker another value (or none) at its start, for the
+ * variables `patterns` reports. Credentials are left out: their values are not to be set side by side.
+ */
+function setInside(patterns, view, workers) {
+    const atStart = new Map(workers.flatMap((w) => (w.env === undefined ? [] : [[w.pid, w.env]])));
+    const found = new Map();
+    for (const p of view.processes) {
+        const env = atStart.get(p.pid);
+        if (env === undefined)
+            continue;
+        for (const [name, value] of Object.entries(p.env)) {
+            const entry = env.find((e) => e.name === name);
+            if (!reportsName(patterns, name) || entry?.secret || entry?.value === value)
+                continue;
+            const key = `${name}=${value}`;
+            found.set(key, { name, value, by: [...(found.get(key)?.by ?? []), p] });
+        }
+    }
+    return [...found.values()];
+}
+
 ;// CONCATENATED MODULE: ./src/report/progress.ts
 /** The progress lines: the first, each change of answer, the gate's own, the last, and `check`'s one line. */
+
+
 
 
 /** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
@@ -19057,6 +19595,57 @@ function envDiffersText(server) {
     return (`The launched process ${launched.pid} has other values for ${n === 1 ? 'one variable' : `${n} variables`} ` +
         `(${launched.differs.join(', ')}): the server did not get what the step set. The launched process has:`);
 }
+/** `the API process (pid 1200)`: the one that listens on the URL's port, else the one `env` is of. */
+const servedName = (server) => `${server.envPort === undefined ? 'the server process' : 'the API process'} (pid ${server.envPid ?? server.pid})`;
+const shown = (v) => v === undefined ? 'unset' : v.length > 200 ? `${v.slice(0, 200)}\u2026` : v;
+const pidsText = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${ranges(pids)}`;
+/** `NCCL_PROTO: LL in the API process (pid 1200), unset in 8 of 8 GPU workers (pids 1301\u20131308)`. */
+function workerDifferenceText(d, server) {
+    const n = d.groups.reduce((sum, g) => sum + g.pids.length, 0);
+    const groups = d.groups.map((g) => `${shown(g.value)} in ${g.pids.length} of ${n} GPU workers (${pidsText(g.pids)})`);
+    return `${d.name}: ${shown(d.server)} in ${servedName(server)}, ${groups.join(', ')}`;
+}
+/** The GPU workers against the served process: a line per variable that differs, or that none does. */
+function workersText(server) {
+    const workers = server.gpuWorkers;
+    if (workers === undefined || workers.length === 0)
+        return undefined;
+    const head = `GPU workers (the server's processes that hold GPU memory: ${pidsText(workers.map((w) => w.pid))})`;
+    const unread = workers.filter((w) => w.env === undefined).map((w) => w.pid);
+    const lines = workerDifferences(server.env ?? [], workers).map((d) => workerDifferenceText(d, server));
+    if (unread.length > 0)
+        lines.push(`The environment of ${pidsText(unread)} could not be read (exited, or not ours).`);
+    const warn = lines.length > 0;
+    if (!warn)
+        lines.push(`The same values as ${servedName(server)}.`);
+    return { head, lines, warn };
+}
+/** Said once with every environment report: what /proc cannot show, and where to look instead. */
+const procEnvironNote = "Each environment above is the process's at its start (/proc/PID/environ): a value a process sets later " +
+    "(os.environ in Python) is not seen. With NCCL_DEBUG=INFO in the server's environment, NCCL logs what it took, " +
+    'and that is read from the server log.';
+/** NCCL's own word, per variable and rank; the `env-report` variables it does not confirm. */
+function ncclText(server) {
+    const nccl = server.nccl;
+    if (nccl === undefined)
+        return undefined;
+    const version = nccl.version === undefined ? '' : `, NCCL ${nccl.version}`;
+    const head = `NCCL's own word (its NCCL_DEBUG=INFO lines in the server log${version}; ${processesText(nccl.processes)})`;
+    const lines = ncclVariables(nccl).map(ncclVariableText);
+    if (lines.length === 0)
+        lines.push('No NCCL line says a variable was taken from the environment.');
+    for (const s of nccl.setInside ?? [])
+        lines.push(`${s.name}=${s.value} was taken by ${processesText(s.by)}, whose environment at start (/proc) did not hold it: ` +
+            'set inside the process after it started.');
+    if (nccl.unconfirmed.length > 0)
+        lines.push(unconfirmedText(nccl.unconfirmed));
+    return { head, lines, warn: nccl.unconfirmed.length > 0 };
+}
+const unconfirmedText = (names) => {
+    const [is, it, them] = names.length === 1 ? ['is', 'it was', 'it'] : ['are', 'they were', 'them'];
+    return (`Not confirmed by NCCL: ${names.join(', ')} ${is} set in env-report, and no NCCL line says ${it} taken from the ` +
+        `environment (the processes that run NCCL may not have ${them}, or this NCCL does not log ${them}).`);
+};
 /** The gate's own lines, beside the wait's events. */
 const gateLines = {
     started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
@@ -19080,6 +19669,14 @@ const gateLines = {
                     envUnreadable: launched.env === undefined
                 }).map((l) => `  ${l}`))
         ];
+    },
+    workers: (server) => {
+        const w = workersText(server);
+        return w === undefined ? [] : [`${w.head}:`, ...w.lines.map((l) => `  ${l}`)];
+    },
+    nccl: (server) => {
+        const n = ncclText(server);
+        return n === undefined ? [] : [`${n.head}:`, ...n.lines.map((l) => `  ${l}`)];
     },
     requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
     noLog: (path) => `The server log ${path} does not exist.`,
@@ -19191,8 +19788,6 @@ const withDefaults = (gateDeps) => ({
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
 ;// CONCATENATED MODULE: ./src/http/port-watch.ts
@@ -19871,15 +20466,16 @@ function regressionText(r) {
 const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
 /** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
 const driftText = (d) => {
+    const name = `${d.name}${d.of === 'workers' ? ' in the GPU workers' : d.of === 'nccl' ? ' as NCCL took it' : ''}`;
     const last = `in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}`;
     // a credential's record is a keyed hash: whether it changed is all there is to say
     if (d.secret) {
         const set = (v) => (v === undefined ? 'unset' : 'set');
         return d.was !== undefined && d.now !== undefined
-            ? `${d.name} (a credential) changed: the same value ${last}, another now`
-            : `${d.name} (a credential) was ${set(d.was)} ${last}, now ${set(d.now)}`;
+            ? `${name} (a credential) changed: the same value ${last}, another now`
+            : `${name} (a credential) was ${set(d.was)} ${last}, now ${set(d.now)}`;
     }
-    return `${d.name} was ${value(d.was)} ${last}, now ${value(d.now)}`;
+    return `${name} was ${value(d.was)} ${last}, now ${value(d.now)}`;
 };
 function driftWarning(drifts) {
     return `The server's environment changed since the previous run with this history key: ${drifts.map(driftText).join('; ')}.`;
@@ -20307,14 +20903,20 @@ function regression(earlier, run) {
         .map(secondsOf));
     return { expectedSeconds: usual.totalSeconds, seconds, percent, runs: usual.runs, spreadSeconds, grewMost };
 }
+const ENV_OF = { served: 'env', workers: 'workersEnv', nccl: 'ncclEnv' };
+/** Each environment against the last run's that has the same one: the served process, the GPU workers, NCCL's word. */
 function envDrift(earlier, run) {
-    if (run.env === undefined)
+    return ['served', 'workers', 'nccl'].flatMap((of) => driftOf(earlier, run, ENV_OF[of]).map((d) => (of === 'served' ? d : { ...d, of })));
+}
+/** Like with like: a run's workers against the last run that had workers, never against its served process. */
+function driftOf(earlier, run, field) {
+    const now = run[field];
+    if (now === undefined)
         return [];
-    const comparable = earlier.filter((r) => r.env !== undefined && r.envReport === run.envReport);
-    const previous = comparable[comparable.length - 1]?.env;
+    const comparable = earlier.filter((r) => r[field] !== undefined && r.envReport === run.envReport);
+    const previous = comparable[comparable.length - 1]?.[field];
     if (previous === undefined)
         return [];
-    const now = run.env;
     const names = [...new Set([...Object.keys(previous), ...Object.keys(now)])].sort();
     // a credential masked without a hash (no key, or an older record) cannot be compared: no drift is told for it
     const unknown = (v) => v === MASKED;
@@ -20322,7 +20924,7 @@ function envDrift(earlier, run) {
         .filter((name) => previous[name] !== now[name] && !unknown(previous[name]) && !unknown(now[name]))
         .map((name) => {
         let runs = 0;
-        for (let i = comparable.length - 1; i >= 0 && comparable[i].env?.[name] === previous[name]; i--)
+        for (let i = comparable.length - 1; i >= 0 && comparable[i][field]?.[name] === previous[name]; i--)
             runs++;
         const secret = isMasked(previous[name]) || isMasked(now[name]);
         return { name, was: previous[name], now: now[name], runs, ...(secret ? { secret: true } : {}) };
@@ -20564,373 +21166,6 @@ async function gpuInventory(options = {}) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/server/proc.ts
-/** Reading Linux's /proc: a process's stat line, the process ids, a command line, an environment; nothing without it. */
-
-function procStat(pid, proc = '/proc') {
-    try {
-        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/stat`, 'utf8');
-        // the command name in parentheses may hold spaces and parentheses: count fields from the last ')'
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), startTicks: Number(f[19]) };
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Every process id /proc shows (empty without /proc). */
-function procPids(proc = '/proc') {
-    try {
-        return (0,external_node_fs_namespaceObject.readdirSync)(proc)
-            .filter((n) => /^\d+$/.test(n))
-            .map(Number);
-    }
-    catch {
-        return [];
-    }
-}
-const MAX_COMMAND = 500;
-/** The command line of `pid`, arguments joined by spaces (its name in brackets where it has none), or "" once gone. */
-function commandLine(pid, proc = '/proc') {
-    try {
-        const args = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-        if (args !== '')
-            return args.length > MAX_COMMAND ? `${args.slice(0, MAX_COMMAND)}\u2026` : args;
-        return `[${(0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/comm`, 'utf8').trim()}]`;
-    }
-    catch {
-        return '';
-    }
-}
-/** The environment `pid` started with, or undefined when it cannot be read (gone, another user's, no /proc). */
-function procEnviron(pid, proc = '/proc') {
-    try {
-        return environment((0,external_node_fs_namespaceObject.readFileSync)(`${proc}/${pid}/environ`, 'utf8').split('\0'));
-    }
-    catch {
-        return undefined;
-    }
-}
-/** `NAME=value` entries as a record; an entry without `=` is none. */
-const environment = (entries) => Object.fromEntries(entries.filter((e) => e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
-
-;// CONCATENATED MODULE: ./src/server/guard.ts
-/**
- * Which processes a stop may signal, from Linux's /proc. Never this process, its ancestors (the runner's step, the
- * runner), pid 1, the runner's own programs, nor a process group any of them is in. A pid recorded at launch is the
- * server only while it names the process that started then, on the same boot: Linux reuses pids. A process that
- * carries the run's marker in its environment (set at launch, inherited) is the server's wherever it went (a worker
- * that double-forked out of the group, an orphaned engine core).
- */
-
-
-/** The variable `start` tags the server's environment with. */
-const guard_RUN_MARKER = 'WAIT_FOR_MODEL_RUN';
-/** The runner's own programs, by their command line (hosted and self-hosted). */
-const RUNNER_COMMAND = /(^|\/)(Runner\.Worker|Runner\.Listener|runsvc\.sh|run-helper\.sh)(\s|$)/;
-/** An ancestor chain longer than this is a loop in a hostile or broken /proc: stop walking. */
-const MAX_DEPTH = 4096;
-/** The processes and groups a stop must leave alone, as seen now from this process. */
-function processGuard() {
-    const spared = new Map([[1, 'init']]);
-    const groups = new Set();
-    const selfStat = procStat(process.pid);
-    spared.set(process.pid, 'self');
-    if (selfStat !== undefined)
-        groups.add(selfStat.pgrp);
-    // without /proc only the parent is known
-    let parent = selfStat?.ppid ?? process.ppid;
-    for (let depth = 0; parent > 1 && depth < MAX_DEPTH && !spared.has(parent); depth++) {
-        spared.set(parent, 'ancestor');
-        const stat = procStat(parent);
-        if (stat !== undefined)
-            groups.add(stat.pgrp);
-        parent = stat?.ppid ?? 0;
-    }
-    for (const pid of procPids()) {
-        if (spared.has(pid) || !RUNNER_COMMAND.test(commandLine(pid)))
-            continue;
-        spared.set(pid, 'runner');
-        const stat = procStat(pid);
-        if (stat !== undefined)
-            groups.add(stat.pgrp);
-    }
-    // The leader of a group this process, an ancestor or the runner is in need not be an ancestor (the shell of a
-    // pipeline, a job-control wrapper): signalling it would stop the stopper's own job all the same.
-    return {
-        spared: (pid) => spared.get(pid) ?? (groups.has(pid) ? 'group-leader' : undefined),
-        groupSpared: (pgid) => groups.has(pgid) || spared.has(pgid)
-    };
-}
-/** Whether `pid` still names the process `recorded` describes. */
-function identify(pid, recorded, proc = '/proc') {
-    if (recorded.startTicks === undefined || procStat(process.pid, proc) === undefined)
-        return { kind: 'unchecked' };
-    const boot = bootId(proc);
-    if (recorded.bootId !== undefined && boot !== undefined && boot !== recorded.bootId)
-        return { kind: 'rebooted' };
-    const stat = procStat(pid, proc);
-    if (stat === undefined || stat.state === 'Z')
-        return { kind: 'gone' };
-    if (stat.startTicks !== recorded.startTicks)
-        return { kind: 'reused', startTicks: stat.startTicks, expectedTicks: recorded.startTicks };
-    return { kind: 'same' };
-}
-/** This boot's id, or undefined without /proc. */
-function bootId(proc = '/proc') {
-    try {
-        return (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim() || undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * The processes whose environment carries `RUN_MARKER=<marker>` that started no earlier than `sinceTicks`. `seen`
- * caches each answer by pid and start time: an environment is fixed at exec, and reading all on every poll is dear.
- */
-function markedProcesses(marker, sinceTicks, seen) {
-    const needle = `\0${guard_RUN_MARKER}=${marker}\0`;
-    const found = [];
-    for (const pid of procPids()) {
-        const stat = procStat(pid);
-        if (stat === undefined || stat.state === 'Z' || stat.startTicks < sinceTicks)
-            continue;
-        const key = `${pid}:${stat.startTicks}`;
-        let marked = seen.get(key);
-        if (marked === undefined) {
-            try {
-                // latin1 maps each byte to one character: a byte search, whatever the encoding of the other variables
-                marked = `\0${(0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`, 'latin1')}\0`.includes(needle);
-            }
-            catch {
-                marked = false; // another user's process, or gone
-            }
-            seen.set(key, marked);
-        }
-        if (marked)
-            found.push(pid);
-    }
-    return found;
-}
-/** `roots` and every process descended from them, from the parent ids of /proc/<pid>/stat. */
-function descendantsOf(roots, proc = '/proc') {
-    const children = new Map();
-    for (const p of procPids(proc)) {
-        const parent = procStat(p, proc)?.ppid;
-        if (parent !== undefined)
-            children.set(parent, [...(children.get(parent) ?? []), p]);
-    }
-    const family = new Set(roots);
-    const queue = [...family];
-    while (queue.length > 0) {
-        for (const child of children.get(queue.shift()) ?? []) {
-            if (family.has(child))
-                continue;
-            family.add(child);
-            queue.push(child);
-        }
-    }
-    return family;
-}
-
-;// CONCATENATED MODULE: ./src/server/port-owner.ts
-/**
- * Who listens on a local TCP port, from Linux's /proc: the listening sockets of /proc/net/tcp and tcp6, each
- * socket's inode among the processes' file descriptors, and each holder's command line. /proc/net/tcp is this
- * network namespace's: a server in a container with its own (docker -p) shows as the proxy that forwards the port.
- */
-
-
-
-
-const LISTEN = '0A';
-/** Who listens on `port` (any local address, IPv4 and IPv6); `proc`: where procfs is mounted. */
-function portOwner(port, { proc = '/proc' } = {}) {
-    const sockets = listeningSockets(proc, port);
-    if (sockets === undefined)
-        return { kind: 'unknown', port };
-    if (sockets.length === 0)
-        return { kind: 'free', port };
-    const holders = socketHolders(proc, new Set(sockets.map((s) => s.inode)));
-    return {
-        kind: 'listening',
-        port,
-        listeners: sockets.map((s) => ({ ...s, holders: holders.get(s.inode) ?? [] }))
-    };
-}
-/** Whether what listens on `port` belongs to `pid` or its descendants (a `start` shell's child, forked workers). */
-function listenerOwnership(port, pid, { proc = '/proc' } = {}) {
-    const owner = portOwner(port, { proc });
-    if (owner.kind !== 'listening')
-        return owner;
-    const family = processTree(proc, pid);
-    for (const l of owner.listeners) {
-        const holder = l.holders.find((h) => family.has(h.pid));
-        if (holder !== undefined)
-            return { kind: 'ours', port, holder };
-    }
-    return { kind: 'foreign', port, listeners: owner.listeners };
-}
-/** `pid` and every process descended from it, from the parent ids of /proc/<pid>/stat. */
-const processTree = (proc, pid) => descendantsOf([pid], proc);
-/** The listening sockets on `port`; undefined when neither table can be read. */
-function listeningSockets(proc, port) {
-    let read = false;
-    const found = [];
-    for (const table of ['tcp', 'tcp6']) {
-        let text;
-        try {
-            text = (0,external_node_fs_namespaceObject.readFileSync)(`${proc}/net/${table}`, 'utf8');
-            read = true;
-        }
-        catch {
-            continue; // tcp6 is absent on a kernel without IPv6
-        }
-        for (const line of text.split('\n').slice(1)) {
-            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode \u2026
-            const f = line.trim().split(/\s+/);
-            if (f.length < 10 || f[3] !== LISTEN)
-                continue;
-            const [hexAddress, hexPort] = f[1].split(':');
-            if (parseInt(hexPort, 16) !== port)
-                continue;
-            found.push({ address: decodeAddress(hexAddress), port, inode: Number(f[9]) });
-        }
-    }
-    return read ? found : undefined;
-}
-/** The kernel prints each 32-bit word of the address in host order (little-endian on the runners' x86 and arm64). */
-function decodeAddress(hex) {
-    const words = hex.match(/.{8}/g) ?? [];
-    const bytes = words.flatMap((w) => (w.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)));
-    if (bytes.length === 4)
-        return bytes.join('.');
-    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i] << 8) | bytes[2 * i + 1]).toString(16));
-    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff')
-        return `::ffff:${bytes.slice(12).join('.')}`;
-    // the shortest form for the common cases (:: and ::1); other addresses in full
-    const text = groups.join(':');
-    return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
-}
-/** The processes holding each of `inodes` among their file descriptors (those this user may read). */
-function socketHolders(proc, inodes) {
-    const holders = new Map();
-    for (const pid of procPids(proc)) {
-        let fds;
-        try {
-            fds = (0,external_node_fs_namespaceObject.readdirSync)(`${proc}/${pid}/fd`);
-        }
-        catch {
-            continue; // another user's process, or gone
-        }
-        const held = new Set();
-        for (const fd of fds) {
-            let target;
-            try {
-                target = (0,external_node_fs_namespaceObject.readlinkSync)(`${proc}/${pid}/fd/${fd}`);
-            }
-            catch {
-                continue;
-            }
-            const m = /^socket:\[(\d+)\]$/.exec(target);
-            if (m && inodes.has(Number(m[1])))
-                held.add(Number(m[1]));
-        }
-        if (held.size === 0)
-            continue;
-        const info = { pid, command: commandLine(pid, proc) };
-        for (const inode of held)
-            holders.set(inode, [...(holders.get(inode) ?? []), info]);
-    }
-    return holders;
-}
-/**
- * The port to check when `url` names this machine (loopback, `localhost`, this host's name or one of its
- * addresses), else undefined: a server elsewhere is probed as it is, its port is none of this machine's business.
- */
-function localPort(url, hostName = process.getBuiltinModule('node:os').hostname()) {
-    const host = bareHost(url.hostname);
-    const os = process.getBuiltinModule('node:os');
-    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase()));
-    const local = isLoopback(url.hostname) ||
-        host.endsWith('.localhost') ||
-        host === hostName.toLowerCase() ||
-        addresses.includes(host);
-    if (!local)
-        return undefined;
-    return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-}
-/** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
-const isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
-
-;// CONCATENATED MODULE: ./src/server/env-report.ts
-/** `env-report`: the chosen variables of the process that serves, with credential-like values masked. */
-
-
-
-/**
- * A credential's own value, held apart from its entry so that no serialisation of the facts (the log, the summary,
- * `--json`) can carry it: only the history reads it, to store a keyed hash of it.
- */
-const secretValues = new WeakMap();
-/** The value a masked entry stands for; undefined for an entry that is not a credential. */
-const secretValueOf = (entry) => secretValues.get(entry);
-/** `*` any run of characters, `?` one: as `env-report` reads its names. */
-const glob = (pattern) => new RegExp(`^${pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.')}$`);
-/**
- * Each name or glob in order; a glob gives every matching variable, sorted. A value is masked by the one credential
- * rule (inputs/secrets.ts), which also masks one that holds one of `secrets`: the report goes into the history file.
- */
-function envReport(patterns, environ, secrets = []) {
-    const entries = [];
-    const seen = new Set();
-    for (const pattern of patterns) {
-        const matches = glob(pattern);
-        const names = Object.keys(environ)
-            .filter((n) => matches.test(n))
-            .sort();
-        if (names.length === 0)
-            entries.push({ name: pattern });
-        for (const name of names.filter((n) => !seen.has(n))) {
-            seen.add(name);
-            const value = environ[name];
-            if (!isSecretValue(name, value, secrets)) {
-                entries.push({ name, value });
-                continue;
-            }
-            const entry = { name, value: MASK, secret: true };
-            secretValues.set(entry, value);
-            entries.push(entry);
-        }
-    }
-    return entries;
-}
-/**
- * The first of the server's processes (`pid` and its descendants) that listens on one of `ports`, or undefined
- * when none does (not yet, no /proc, or a holder this user cannot see).
- */
-function servingProcess(pid, ports) {
-    for (const port of ports) {
-        const o = listenerOwnership(port, pid);
-        if (o.kind === 'ours')
-            return { pid: o.holder.pid, port, environ: procEnviron(o.holder.pid) };
-    }
-    return undefined;
-}
-/**
- * The variables `patterns` names whose value differs between the two environments (set in only one included),
- * sorted. Compared on the real values, so that a masked credential that differs is named too.
- */
-function envDifferences(patterns, a, b) {
-    const globs = patterns.map(glob);
-    const names = new Set([...Object.keys(a), ...Object.keys(b)].filter((n) => globs.some((g) => g.test(n))));
-    return [...names].filter((n) => a[n] !== b[n]).sort();
-}
-
 ;// CONCATENATED MODULE: ./src/history/store.ts
 /**
  * The history file, one JSON line per finished wait, shared by every job on a runner: read, appended under its lock,
@@ -21044,8 +21279,8 @@ function parseRun(line) {
                 Number.isSafeInteger(r.gpu.count) &&
                 typeof r.gpu.driver === 'string')) &&
         [r.engine, r.engineVersion, r.modelId].every((t) => t === undefined || typeof t === 'string') &&
-        (r.env === undefined ||
-            (typeof r.env === 'object' && r.env !== null && Object.values(r.env).every((v) => typeof v === 'string')));
+        [r.env, r.workersEnv, r.ncclEnv].every((env) => env === undefined ||
+            (typeof env === 'object' && env !== null && Object.values(env).every((v) => typeof v === 'string')));
     return fine ? r : undefined;
 }
 function readTail(path) {
@@ -21071,15 +21306,15 @@ function readTail(path) {
 }
 /** The line for a run, shrunk to fit MAX_LINE_BYTES (long values cut, then phases, then the environment dropped). */
 function runLine(run) {
+    const cut = (env) => env && Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.slice(0, 200)]));
+    const cutValues = { ...run, env: cut(run.env), workersEnv: cut(run.workersEnv), ncclEnv: cut(run.ncclEnv) };
+    const fewerPhases = { ...cutValues, phases: run.phases.slice(0, 30) };
     const attempts = [
         run,
-        { ...run, env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])) },
-        {
-            ...run,
-            env: run.env && Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v.slice(0, 200)])),
-            phases: run.phases.slice(0, 30)
-        },
-        { ...run, env: undefined, envReport: undefined, phases: run.phases.slice(0, 30) }
+        cutValues,
+        fewerPhases,
+        { ...fewerPhases, workersEnv: undefined, ncclEnv: undefined },
+        { ...fewerPhases, env: undefined, envReport: undefined, workersEnv: undefined, ncclEnv: undefined }
     ];
     for (const attempt of attempts) {
         const line = `${JSON.stringify(attempt)}\n`;
@@ -21560,6 +21795,7 @@ async function finishHistory({ settings, outcome, facts, profile, history, deps,
         ...(profile.engine === undefined ? {} : { engine: profile.engine }),
         phases: phases.map((p) => ({ name: p.name, seconds: p.seconds })),
         ...(env === undefined ? {} : { env, envReport: settings.envReport.join(',') }),
+        ...(env === undefined ? {} : processesRecord(facts, history)),
         ...smokeRecord(outcome, settings),
         ...(outcome.placement === undefined ? {} : { placement: outcome.placement.placement }),
         ...setupRecord(await history.hardware, profile.engineVersion, outcome.last?.modelId)
@@ -21596,6 +21832,29 @@ function envRecord(entries, history) {
         return maskedRecord(value, key);
     };
     return Object.fromEntries(entries.flatMap((e) => (e.value === undefined ? [] : [[e.name, e.secret ? masked(e) : e.value]])));
+}
+/** The GPU workers' and NCCL's environments as history keeps them: one value per variable, or how they differ. */
+function processesRecord(facts, history) {
+    const workers = (facts?.gpuWorkers ?? []).flatMap((w) => (w.env === undefined ? [] : [envRecord(w.env, history)]));
+    const nccl = facts?.nccl?.processes.map((p) => p.env) ?? [];
+    return {
+        ...(workers.length === 0 ? {} : { workersEnv: together(workers) }),
+        ...(nccl.length === 0 ? {} : { ncclEnv: together(nccl) })
+    };
+}
+/** Each variable's value where all have the same; `mixed: LL in 4, unset in 4` where they do not. */
+function together(envs) {
+    const names = [...new Set(envs.flatMap((e) => Object.keys(e)))].sort();
+    return Object.fromEntries(names.map((name) => {
+        const counts = new Map();
+        for (const e of envs)
+            counts.set(e[name], (counts.get(e[name]) ?? 0) + 1);
+        if (counts.size === 1)
+            return [name, envs[0][name]];
+        // a credential's keyed hash is never to be shown, not even in a mix
+        const parts = [...counts].map(([v, n]) => `${v === undefined ? 'unset' : isMasked(v) ? 'a credential' : v} in ${n}`);
+        return [name, `mixed: ${parts.join(', ')}`];
+    }));
 }
 /** The smoke test's medians for the history, when it measured them. */
 function smokeRecord(outcome, settings) {
@@ -23167,14 +23426,14 @@ function readServerEndState(entry, i) {
         return undefined;
     const at = `${NAME}[${i}]`;
     if (typeof entry !== 'object' || Array.isArray(entry))
-        throw new JobEndStateError(at, shown(entry), 'a server (a JSON object), or null');
+        throw new JobEndStateError(at, job_end_shown(entry), 'a server (a JSON object), or null');
     const saved = entry;
     const whole = (name, min, max, form, optional = false) => {
         const v = saved[name];
         if (optional && v === undefined)
             return undefined;
         if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
-            throw new JobEndStateError(`${at}.${name}`, shown(v), form);
+            throw new JobEndStateError(`${at}.${name}`, job_end_shown(v), form);
         return v;
     };
     const matching = (name, pattern, form, optional = true) => {
@@ -23182,7 +23441,7 @@ function readServerEndState(entry, i) {
         if (optional && v === undefined)
             return undefined;
         if (typeof v !== 'string' || !pattern.test(v))
-            throw new JobEndStateError(`${at}.${name}`, shown(v), form);
+            throw new JobEndStateError(`${at}.${name}`, job_end_shown(v), form);
         return v;
     };
     const common = {
@@ -23210,7 +23469,7 @@ function readServerEndState(entry, i) {
             return { kind: 'remote', host, ...processEntry };
         const nodes = saved.nodes;
         if (!Array.isArray(nodes) || nodes.length > MAX_SERVERS)
-            throw new JobEndStateError(`${at}.nodes`, shown(nodes), 'a list of nodes');
+            throw new JobEndStateError(`${at}.nodes`, job_end_shown(nodes), 'a list of nodes');
         return {
             kind: 'remote',
             host,
@@ -23219,22 +23478,22 @@ function readServerEndState(entry, i) {
                 const node = (typeof n === 'object' && n !== null ? n : {});
                 const where = `${at}.nodes[${j}]`;
                 if (typeof node.host !== 'string' || !job_end_HOST_FORM.test(node.host))
-                    throw new JobEndStateError(`${where}.host`, shown(node.host), 'an ssh destination');
+                    throw new JobEndStateError(`${where}.host`, job_end_shown(node.host), 'an ssh destination');
                 if (typeof node.pid !== 'number' || !Number.isInteger(node.pid) || node.pid < 2 || node.pid > PID_MAX)
-                    throw new JobEndStateError(`${where}.pid`, shown(node.pid), `a process id from 2 to ${PID_MAX}`);
+                    throw new JobEndStateError(`${where}.pid`, job_end_shown(node.pid), `a process id from 2 to ${PID_MAX}`);
                 const ticks = node.startTicks;
                 if (ticks !== undefined && (typeof ticks !== 'number' || !Number.isSafeInteger(ticks) || ticks < 0))
-                    throw new JobEndStateError(`${where}.startTicks`, shown(ticks), 'a start time in clock ticks, or none');
+                    throw new JobEndStateError(`${where}.startTicks`, job_end_shown(ticks), 'a start time in clock ticks, or none');
                 return { host: node.host, pid: node.pid, startTicks: ticks };
             })
         };
     }
     if (saved.kind !== 'process')
-        throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process", "container" or "remote"');
+        throw new JobEndStateError(`${at}.kind`, job_end_shown(saved.kind), '"process", "container" or "remote"');
     return { kind: 'process', ...processEntry };
 }
 /** A saved value as the refusal shows it. */
-const shown = (v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
+const job_end_shown = (v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
 
 ;// CONCATENATED MODULE: ./src/report/failure.ts
 /** The failure: the message a wait that was not ready ends with. */
@@ -23339,6 +23598,7 @@ function markdown_fenced(text) {
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
 /** action.yml's outputs as the action sets them (strings) and as `--json` prints them (typed, not strings to parse). */
 
+
 const secondsOr = (ms) => (ms === undefined ? '' : seconds(ms));
 const textOf = (value) => (value === undefined ? '' : String(value));
 /** In action.yml's order (a test holds the two together). */
@@ -23368,7 +23628,8 @@ const OUTPUTS = {
     },
     'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) },
     verdict: { kind: 'string', of: (o) => (o.ready ? (o.profile?.verdict ?? 'no-baseline') : 'not-ready') },
-    'env-changes': { kind: 'json', of: (o) => JSON.stringify(o.profile?.envChanges ?? []) }
+    'env-changes': { kind: 'json', of: (o) => JSON.stringify(o.profile?.envChanges ?? []) },
+    environment: { kind: 'json', of: (o) => (o.server === undefined ? '' : environmentRecord(o.server)) }
 };
 const OUTPUT_NAMES = Object.keys(OUTPUTS);
 function outputs(outcome) {
@@ -23405,6 +23666,39 @@ function resultRecord(r) {
                 'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
             })
     };
+}
+const envObject = (entries) => entries === undefined ? null : Object.fromEntries(entries.map((e) => [e.name, e.value ?? null]));
+/** `env-report`'s findings: the served process, the GPU workers, where they differ, NCCL's own word; '' without it. */
+function environmentRecord(server) {
+    if (server.env === undefined && !server.envUnreadable)
+        return '';
+    const workers = server.gpuWorkers ?? [];
+    const nccl = server.nccl;
+    const record = {
+        pid: server.envPid ?? server.pid ?? null,
+        env: envObject(server.env),
+        'gpu-workers': workers.map((w) => ({ pid: w.pid, env: envObject(w.env) })),
+        'workers-differ': workerDifferences(server.env ?? [], workers).map((d) => d.name),
+        nccl: nccl === undefined
+            ? null
+            : {
+                version: nccl.version ?? null,
+                processes: nccl.processes.map((p) => ({
+                    rank: p.rank ?? null,
+                    nranks: p.nranks ?? null,
+                    pid: p.pid,
+                    host: p.host,
+                    env: p.env
+                })),
+                unconfirmed: nccl.unconfirmed,
+                'set-inside': (nccl.setInside ?? []).map((s) => ({
+                    name: s.name,
+                    value: s.value,
+                    pids: s.by.map((p) => p.pid)
+                }))
+            }
+    };
+    return JSON.stringify(record);
 }
 /** An empty output is null unless it is text; a value that does not read as its kind stays the string it is. */
 function typed(kind, text) {
@@ -23749,6 +24043,7 @@ async function ollamaPs(url, model, send) {
 
 
 
+
 /** The server's wait, once every server's pre-flight let it go on. */
 async function waitForServer(kind, server, settings, deps, member) {
     const { clock } = deps;
@@ -23765,9 +24060,11 @@ async function waitForServer(kind, server, settings, deps, member) {
         const history = openHistory(settings, server, deps);
         const profile = new StartupProfile({ engine: settings.engine, startedAt: launched.startedAt, usual: history.usual });
         const placed = placementLog();
+        const nccl = new NcclLines();
         const { log, sayStartup, readLines, readyLine, logLines } = followLog({
             launched,
             profile,
+            nccl,
             deps,
             waitStart,
             placed
@@ -23818,6 +24115,7 @@ async function waitForServer(kind, server, settings, deps, member) {
             if (placement.warning !== undefined)
                 deps.warn(placement.warning, 'placement');
         }
+        tellNccl(settings, launched.facts, nccl.view(), deps);
         // Once the fleet is ready, and only then: a server that is not ready has no throughput to measure. The
         // startup's figures were taken before it, so that its requests count in none of them.
         const smoke = settings.smoke !== undefined && last.ready;
@@ -23848,6 +24146,30 @@ async function smokeThrough(launched, waited, smoke) {
         return smoke(waited);
     const done = await smoke(waited.map((r) => ({ ...r, url: probe(r.url) })));
     return done.map((r, i) => ({ ...r, url: waited[i].url }));
+}
+/**
+ * With `env-report`: NCCL's own word from the log beside it, the variables it does not confirm, and, once, what
+ * /proc cannot show.
+ */
+function tellNccl(settings, facts, view, deps) {
+    if (facts === undefined || settings.envReport.length === 0 || (facts.env === undefined && !facts.envUnreadable))
+        return;
+    if (view !== undefined) {
+        const entries = [
+            ...(facts.env ?? []),
+            ...(facts.launchedEnv?.env ?? []),
+            ...(facts.gpuWorkers ?? []).flatMap((w) => w.env ?? [])
+        ];
+        const reported = new Set(entries.filter((e) => e.value !== undefined).map((e) => e.name));
+        const inside = setInside(settings.envReport, view, facts.gpuWorkers ?? []);
+        facts.nccl = {
+            ...view,
+            unconfirmed: unconfirmed(reported, view),
+            ...(inside.length === 0 ? {} : { setInside: inside })
+        };
+        gateLines.nccl(facts).forEach((line) => deps.log(line));
+    }
+    deps.log(procEnvironNote);
 }
 /** A cancel after the wait (smoke test, GPU reading) ends it cancelled: neither `smoke-failed` nor ready. */
 function cancelledSince(outcome, deps, smoke, waitStart) {
@@ -23909,11 +24231,12 @@ async function smokeEndpoints(results, settings, deps) {
     }));
 }
 /** The server's log into the startup profile: `readLines` returns its fatal line; wakers at ready and new lines. */
-function followLog({ launched, profile, deps, waitStart, placed }) {
+function followLog({ launched, profile, nccl, deps, waitStart, placed }) {
     const { clock } = deps;
     const sayStartup = (events) => startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
     const log = launched.followLog((lines) => lines.forEach((l) => {
         placed.see(l.text, l.number);
+        nccl.line(l.text);
         sayStartup(profile.earlier(l.text, clock.now(), l.number));
     }));
     // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
@@ -23946,6 +24269,7 @@ function followLog({ launched, profile, deps, waitStart, placed }) {
     const readLines = (lines) => {
         for (const l of lines) {
             placed.see(l.text, l.number);
+            nccl.line(l.text);
             sayStartup(profile.line(l.text, clock.now(), l.number));
         }
         if (profile.readyLineSeen)
@@ -25076,6 +25400,7 @@ function foreignAnswer(url, answered, watched, deps) {
 
 
 
+
 /** A process, for these settings; a `pid` file is read now, so that a bad one is an input error and nothing runs. */
 function processServer(server, settings, deps) {
     const pid = server.pid === undefined ? undefined : resolvePid(server.pid);
@@ -25166,9 +25491,13 @@ function launched(own, settings, pid, deps) {
         afterWait: async (ready, readyAt) => {
             if (ready && server?.startedAt !== undefined)
                 facts.startupMs = readyAt - server.startedAt;
-            if (ready && server !== undefined)
-                Object.assign(facts, await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps));
+            const gpu = ready && server !== undefined ? await gpuMemoryOf(settings, () => processTree('/proc', server.pid), deps) : {};
+            facts.gpuMemoryMiB = gpu.held?.mib;
+            if (gpu.gpusPresent !== undefined)
+                facts.gpusPresent = gpu.gpusPresent;
             reportEnvironment(settings, own, server, facts, deps, pid !== undefined);
+            if (gpu.held !== undefined)
+                tellWorkers(settings, facts, deps, gpu.held);
             if (!ready && log !== undefined) {
                 facts.logTail = log.tail();
                 if (facts.logTail === undefined)
@@ -25202,7 +25531,23 @@ async function gpuMemoryOf(settings, family, deps) {
         deps.debug?.(gpuUnavailableText(snapshot.why, snapshot.detail));
         return {};
     }
-    return { gpuMemoryMiB: nvidia_smi_memoryHeldBy(snapshot, family()).mib, gpusPresent: snapshot.gpus.length };
+    return { held: nvidia_smi_memoryHeldBy(snapshot, family()), gpusPresent: snapshot.gpus.length };
+}
+/**
+ * `env-report` of each process of the server that holds GPU memory, the served one apart: with tensor parallelism
+ * these run NCCL, and the API process that listens does not.
+ */
+function tellWorkers(settings, facts, deps, held) {
+    if (settings.envReport.length === 0 || facts.env === undefined)
+        return;
+    const pids = [...new Set(held.apps.map((a) => a.pid))].filter((p) => p !== facts.envPid).sort((a, b) => a - b);
+    if (pids.length === 0)
+        return;
+    facts.gpuWorkers = pids.map((pid) => {
+        const environ = procEnviron(pid);
+        return { pid, env: environ === undefined ? undefined : envReport(settings.envReport, environ, settings.secrets) };
+    });
+    gateLines.workers(facts).forEach((line) => deps.log(line));
 }
 /**
  * `env-report` of the process listening on the URL's port, beside the launched one's where that is another, else the
@@ -25376,10 +25721,14 @@ function container_launched(server, settings, engine, looked, deps) {
             const started = startedOnClock(now, deps.clock);
             if (ready && started !== undefined)
                 facts.startupMs = Math.max(0, readyAt - started);
-            if (ready)
-                Object.assign(facts, await gpuMemoryOf(settings, () => container.family(), deps));
+            const gpu = ready ? await gpuMemoryOf(settings, () => container.family(), deps) : {};
+            facts.gpuMemoryMiB = gpu.held?.mib;
+            if (gpu.gpusPresent !== undefined)
+                facts.gpusPresent = gpu.gpusPresent;
             if (initial === undefined)
                 container_reportEnvironment(settings, server, container, facts, deps);
+            if (gpu.held !== undefined)
+                tellWorkers(settings, facts, deps, gpu.held);
             if (!ready && log !== undefined) {
                 facts.logTail = log.tail();
                 if (facts.logTail === undefined)
@@ -29797,6 +30146,10 @@ function summaryMarkdown(outcome, ctx) {
                 .map((l) => `| \u26a0\ufe0f ${markdown_cell(code(l.name))} | *not set* | ${value(l)} |`));
         if (launched !== undefined)
             lines.push('', mdText(envDiffersText(server).replace(/ The launched process has:$/, '')));
+        for (const part of [workersText(server), ncclText(server)])
+            if (part !== undefined)
+                lines.push('', `${part.warn ? '\u26a0\ufe0f ' : ''}**${mdText(part.head)}**`, '', ...part.lines.map((l) => `- ${mdText(l)}`));
+        lines.push('', `*${mdText(procEnvironNote)}*`);
     }
     return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
 }
@@ -29906,7 +30259,7 @@ function endpointLines(outcome) {
     return [...lines, ...environments(results)];
 }
 /** The longest value a cell of the environments' table shows. */
-const MAX_VALUE_CHARS = 200;
+const summary_MAX_VALUE_CHARS = 200;
 /** Each server's `env-report` side by side, a value unlike the first server's marked: a tuning that did not reach. */
 function environments(results) {
     const reported = results.slice(0, MAX_SUMMARY_ENDPOINTS).filter((r) => r.server?.env !== undefined);
@@ -29919,7 +30272,7 @@ function environments(results) {
         const value = valueOf(r, name);
         const text = value === undefined
             ? '*not set*'
-            : code(value.length > MAX_VALUE_CHARS ? `${value.slice(0, MAX_VALUE_CHARS)}\u2026` : value);
+            : code(value.length > summary_MAX_VALUE_CHARS ? `${value.slice(0, summary_MAX_VALUE_CHARS)}\u2026` : value);
         return r !== first && value !== valueOf(first, name) ? `\u26a0\ufe0f ${text}` : text;
     };
     return [
