@@ -213,7 +213,8 @@ suite('servers in containers, with a real Docker engine', () => {
       '  NCCL_IB_HCA=mlx5_0',
       `The launched process ${main} has other values for one variable (NCCL_DEBUG): the server did not get what the step set. The launched process has:`,
       '  NCCL_DEBUG=INFO',
-      '  NCCL_IB_HCA=mlx5_0'
+      '  NCCL_IB_HCA=mlx5_0',
+      "Each environment above is the process's at its start (/proc/PID/environ): a value a process sets later (os.environ in Python) is not seen. With NCCL_DEBUG=INFO in the server's environment, NCCL logs what it took, and that is read from the server log."
     ])
     await postStep(run.state)
   }, 120_000)
