@@ -64,7 +64,10 @@ export async function sshNode(dir: string, name: string, env: Record<string, str
     run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', key])
     writeFileSync(join(home, 'authorized_keys'), readFileSync(`${key}.pub`))
     writeFileSync(join(home, 'known_hosts'), `${address} ${readFileSync(`${hostKey}.pub`, 'utf8')}`)
-    const setEnv = Object.entries(env).map(([k, v]) => `${k}=${v}`)
+    // the node shares this machine's files: its sessions' temporary files (a log made by mktemp) go in its folder
+    const tmp = join(home, 'tmp')
+    mkdirSync(tmp, { recursive: true })
+    const setEnv = Object.entries({ TMPDIR: tmp, ...env }).map(([k, v]) => `${k}=${v}`)
     writeFileSync(
       join(home, 'sshd_config'),
       [
@@ -79,7 +82,7 @@ export async function sshNode(dir: string, name: string, env: Record<string, str
         'KbdInteractiveAuthentication no',
         'MaxSessions 50',
         'MaxStartups 50',
-        ...(setEnv.length > 0 ? [`SetEnv ${setEnv.join(' ')}`] : [])
+        `SetEnv ${setEnv.join(' ')}`
       ].join('\n') + '\n'
     )
     writeFileSync(
