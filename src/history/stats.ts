@@ -34,10 +34,8 @@ export function usualStartup(earlier: readonly RunRecord[]): (UsualStartup & { r
       median(ready.flatMap((r) => r.phases.filter((p) => p.name === name).map((p) => p.seconds)))
     ])
   )
-  const answering = ready.flatMap((r) => (r.answeringSeconds === undefined ? [] : [r.answeringSeconds]))
   return {
     totalSeconds: median(ready.map(secondsOf)),
-    ...(answering.length === 0 ? {} : { answeringSeconds: median(answering) }),
     phaseSeconds,
     order: ready[ready.length - 1].phases.map((p) => p.name),
     runs: ready.length

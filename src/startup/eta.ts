@@ -7,8 +7,6 @@ export interface UsualStartup {
   phaseSeconds: ReadonlyMap<string, number>
   /** As the latest run went through them. */
   order: readonly string[]
-  /** From the first HTTP answer to ready. */
-  answeringSeconds?: number
 }
 
 /** By tqdm's own elapsed time per item where it prints one, else the rate between the first and latest counts. */

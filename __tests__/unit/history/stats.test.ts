@@ -36,17 +36,6 @@ describe('comparing a run with earlier ones', () => {
     expect(usualStartup([run({ ready: false })])).toBeUndefined()
   })
 
-  it('expects how long the server answers before it is ready, from the runs that recorded it', () => {
-    const earlier = [
-      run(),
-      run({ answeringSeconds: 3 }),
-      run({ answeringSeconds: 2.9 }),
-      run({ answeringSeconds: 3.1 })
-    ]
-    expect(usualStartup(earlier)?.answeringSeconds).toBe(3)
-    expect(usualStartup([run()])).not.toHaveProperty('answeringSeconds')
-  })
-
   it('reports the regression in percent and the phase that grew most', () => {
     const earlier = [300, 300, 300].map((s) => run({ startupSeconds: s }))
     const slow = run({
