@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1613:
+/***/ 5065:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16925,6 +16925,8 @@ function getentHosts(hostname, callback) {
 // EXTERNAL MODULE: ./src/runtime/memory.ts + 1 modules
 var memory = __nccwpck_require__(2502);
 ;// CONCATENATED MODULE: ./src/inputs/input-error.ts
+/** The form of `pid` (and the CLI's `stop --pid`), named by the input and by the server reading it. */
+const PID_FORM = 'a process id (12345) or the path of a file holding one';
 /** The problem in words: `line 2: "5x" is not \u2026`. */
 function problemText({ value, problem, form, line }) {
     const where = line === undefined ? '' : `line ${line}: `;
@@ -18018,7 +18020,6 @@ function parseHost(text) {
         throw new ProblemError({ value: text_printable(text), form: HOST_FORM });
     return text;
 }
-const PID_FORM = 'a process id (12345) or the path of a file holding one';
 function parsePid(text) {
     if (text === '')
         return undefined;
@@ -25102,7 +25103,6 @@ function distance(a, b) {
 
 
 
-
 const randomPart = () => process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
 /**
  * Where the log goes with `start` and no `log-file`: a new file in the runner's temporary directory, created now and
@@ -27103,8 +27103,55 @@ function trendMarkdown(points) {
     return `${lines.join('\n').trimEnd()}\n`;
 }
 
+;// CONCATENATED MODULE: ./src/report/summary-budget.ts
+/** What one step's summary may hold: GitHub's 1 MiB shared by its parts, and a log tail's share of it. */
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
+const MAX_TAIL_CHARS = 64 * 1024;
+/** The last lines that fit in `max` characters together. */
+function lastChars(lines, max) {
+    let total = 0;
+    let i = lines.length;
+    while (i > 0 && total + lines[i - 1].length + 1 <= max)
+        total += lines[--i].length + 1;
+    return lines.slice(i);
+}
+/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
+function capBytes(text, max) {
+    if (Buffer.byteLength(text) <= max)
+        return text;
+    const cut = Buffer.from(text)
+        .subarray(0, max - LEFT_OUT_BYTES)
+        .toString('utf8');
+    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
+}
+/** Room kept for the line saying the rest is left out. */
+const LEFT_OUT_BYTES = 200;
+/**
+ * The parts of one step's summary, written one after another (the job-end step's, a section per server): each is
+ * given what the parts before it left of GitHub's 1 MiB, and once that is spent, nothing.
+ */
+function summaryBudget(max = MAX_SUMMARY_BYTES) {
+    let left = max;
+    return (part) => {
+        const bytes = Buffer.byteLength(part);
+        if (bytes <= left - LEFT_OUT_BYTES) {
+            left -= bytes;
+            return part;
+        }
+        const capped = left < LEFT_OUT_BYTES ? '' : capBytes(part, left);
+        left = 0;
+        return capped;
+    };
+}
+/** A log's last lines, as many as a summary shows of one (each line as `number: text`). */
+function summaryTail(lines) {
+    const shown = lastChars(lines.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
+    return lines.slice(lines.length - shown.length);
+}
+
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 /** The job summary in GitHub-flavoured Markdown: the wait's figures, its endpoints, its timeline, its findings. */
+
 
 
 
@@ -27117,9 +27164,7 @@ function trendMarkdown(points) {
 /** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
 const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
 /** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
-const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
 const MAX_SUMMARY_MODELS = 50;
-const MAX_TAIL_CHARS = 64 * 1024;
 const MAX_ENV_VALUE_CHARS = 1000;
 function summaryMarkdown(outcome, ctx) {
     const out = outputs(outcome);
@@ -27236,48 +27281,7 @@ function causeLines(outcome, ctx) {
     }
     return lines;
 }
-/** The last lines that fit in `max` characters together. */
-function lastChars(lines, max) {
-    let total = 0;
-    let i = lines.length;
-    while (i > 0 && total + lines[i - 1].length + 1 <= max)
-        total += lines[--i].length + 1;
-    return lines.slice(i);
-}
 const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
-/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
-function capBytes(text, max) {
-    if (Buffer.byteLength(text) <= max)
-        return text;
-    const cut = Buffer.from(text)
-        .subarray(0, max - LEFT_OUT_BYTES)
-        .toString('utf8');
-    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
-}
-/** Room kept for the line saying the rest is left out. */
-const LEFT_OUT_BYTES = 200;
-/**
- * The parts of one step's summary, written one after another (the job-end step's, a section per server): each is
- * given what the parts before it left of GitHub's 1 MiB, and once that is spent, nothing.
- */
-function summaryBudget(max = MAX_SUMMARY_BYTES) {
-    let left = max;
-    return (part) => {
-        const bytes = Buffer.byteLength(part);
-        if (bytes <= left - LEFT_OUT_BYTES) {
-            left -= bytes;
-            return part;
-        }
-        const capped = left < LEFT_OUT_BYTES ? '' : capBytes(part, left);
-        left = 0;
-        return capped;
-    };
-}
-/** A log's last lines, as many as a summary shows of one (each line as `number: text`). */
-function summaryTail(lines) {
-    const shown = lastChars(lines.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
-    return lines.slice(lines.length - shown.length);
-}
 const MAX_SUMMARY_ENDPOINTS = 100;
 const dash = (text) => (text === undefined || text === '' ? '\u2014' : text);
 const BASE = [
@@ -28734,7 +28738,7 @@ async function stopNow(state, cancel, say) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1613);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5065);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 

@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1209:
+/***/ 1941:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16672,7 +16672,7 @@ function own_files_readSmallFile(path, maxBytes) {
 
 
 /** One `write` with O_APPEND, kept under PIPE_BUF (the size POSIX makes atomic), is appended whole anywhere. */
-const store_MAX_LINE_BYTES = 4096;
+const MAX_LINE_BYTES = 4096;
 /** Only the end of a larger file is read (several thousand runs). */
 const MAX_READ_BYTES = (/* unused pure expression or super */ null && (8 * 1024 * 1024));
 /** A lock older than this was left by a process that died while holding it. */
@@ -16814,7 +16814,7 @@ function runLine(run) {
     ];
     for (const attempt of attempts) {
         const line = `${JSON.stringify(attempt)}\n`;
-        if (Buffer.byteLength(line) <= store_MAX_LINE_BYTES)
+        if (Buffer.byteLength(line) <= MAX_LINE_BYTES)
             return line;
     }
     return undefined;
@@ -17349,7 +17349,7 @@ async function gpuInventory(options = {}) {
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 /** The one control-character rule (C0 and DEL). */
-function text_hasControlChars(text, allowed = '\t') {
+function hasControlChars(text, allowed = '\t') {
     for (const [c] of text.matchAll(CONTROL))
         if (!allowed.includes(c))
             return true;
@@ -17364,7 +17364,7 @@ function text_printable(text, max = 80) {
     return shown.length > max ? `${shown.slice(0, max)}\u2026` : shown;
 }
 /** The server's words on one line, at most `max` characters. */
-function text_clip(text, max = 120) {
+function clip(text, max = 120) {
     // cut before cleaning: a body can be 1 MiB on one line, and a copy of it per probe adds up
     const clean = controlToSpace(text.slice(0, 2 * max));
     return detached(clean.length > max ? `${clean.slice(0, max)}\u2026` : clean);
@@ -17380,13 +17380,13 @@ function describeBody(body, contentType, json) {
         return '';
     const said = jsonMessage(json);
     if (said !== undefined)
-        return text_clip(said);
+        return clip(said);
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 4096));
     if (title)
-        return text_clip(title[1].trim());
+        return clip(title[1].trim());
     if (/html/i.test(contentType) || text.startsWith('<'))
         return '(an HTML page)';
-    return text_clip(text.split(/\r?\n/, 1)[0]);
+    return clip(text.split(/\r?\n/, 1)[0]);
 }
 function jsonMessage(json) {
     if (typeof json !== 'object' || json === null || Array.isArray(json))
@@ -17406,9 +17406,9 @@ function jsonMessage(json) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
-const markdown_cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
+const cell = (text) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
 /** Server or log text as literal Markdown (before `cell`): no HTML, emphasis, code span, link or autolink. */
-function markdown_mdText(text) {
+function mdText(text) {
     return text
         .replace(/[\\`*_~[\]]/g, '\\$&')
         .replace(/&/g, '&amp;')
@@ -17418,12 +17418,12 @@ function markdown_mdText(text) {
         .replace(/\b(www)\./gi, '$1\\.');
 }
 /** Text as code: a code span when it holds no backtick (nothing renders inside one), else as `mdText`. */
-const markdown_code = (text) => (text.includes('`') ? markdown_mdText(text) : `\`${text}\``);
-function markdown_logTailTitle(tail, file = 'the log') {
+const code = (text) => (text.includes('`') ? mdText(text) : `\`${text}\``);
+function logTailTitle(tail, file = 'the log') {
     return tail.length === 0 ? `${file} is empty` : `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of ${file}`;
 }
 /** A code block whose fence no line of the text can close. */
-function markdown_fenced(text) {
+function fenced(text) {
     const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
     const fence = '`'.repeat(longest + 1);
     return `${fence}\n${text}\n${fence}`;
@@ -17434,7 +17434,7 @@ function markdown_fenced(text) {
 
 const list = (items) => items.map((i) => `"${i}"`).join(', ');
 /** A `model` several listed ids contain, none of them exactly: stable words, so the summary is stable. */
-function lifecycle_report_ambiguousModelText(model, candidates, count = candidates.length) {
+function ambiguousModelText(model, candidates, count = candidates.length) {
     const more = count > candidates.length ? ` and ${count - candidates.length} more` : '';
     return {
         summary: `"${model}" fits ${count} listed models`,
@@ -17446,7 +17446,7 @@ function lifecycle_report_ambiguousModelText(model, candidates, count = candidat
 const partialMatchText = (model, id) => `"${model}" matched the listed id "${id}" only partly (the id contains it): make sure it is the model meant, ` +
     'give the exact id as "model", or set "model-match: exact" to refuse partial matches';
 /** A model the server lists but loads only when asked (llama.cpp's router mode, LM Studio). */
-const lifecycle_report_unloadedModelText = (id, loadAsked = false) => loadAsked
+const unloadedModelText = (id, loadAsked = false) => loadAsked
     ? `"${id}" is listed but not loaded yet ("load: true" asks the server to load it)`
     : `"${id}" is listed but not loaded: the server loads it only when asked (set "load: true" to have it loaded)`;
 const s1 = (seconds) => `${seconds.toFixed(1)}s`;
@@ -17653,10 +17653,10 @@ function jobEndSummary(end, cancelledBy, member) {
         rows.push(['GPU memory', `not looked at (nvidia-smi: ${g.why})`]);
     const whose = member === undefined ? 'server' : fleetMemberText(member);
     const lines = [`### wait-for-model: ${whose} stopped at the job end`, '', '| | |', '|---|---|'];
-    lines.push(...rows.map(([k, v]) => `| ${k} | ${markdown_cell(v)} |`), '');
+    lines.push(...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
     if (end.logTail !== undefined) {
-        lines.push(`#### ${markdown_logTailTitle(end.logTail, end.logFile)}`, '');
-        lines.push(markdown_fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
+        lines.push(`#### ${logTailTitle(end.logTail, end.logFile)}`, '');
+        lines.push(fenced(end.logTail.map((l) => `${l.number}: ${l.text}`).join('\n')), '');
     }
     return `${lines.join('\n')}\n`;
 }
@@ -17712,1921 +17712,227 @@ const outputsLostText = (file) => `${file}: the step's outputs (ready, reason, \
 const summaryLostText = (file) => `${file}: the job summary is not written`;
 const historyNotSavedText = (problem) => `History: this run was not saved to the Actions cache (${problem}); the next job will not compare with it.`;
 
-;// CONCATENATED MODULE: ./src/runtime/clock.ts
-/** process.uptime() counts from the process's start as performance.now() does, without loading node:perf_hooks. */
-const systemClock = {
-    now: () => process.uptime() * 1000,
-    wallMs: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve();
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, Math.max(0, ms));
-        signal?.addEventListener('abort', done, { once: true });
-    })
-};
-/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
-function clock_formatDuration(ms) {
-    if (ms < 1000)
-        return `${Math.round(ms)}ms`;
-    if (ms < 59_950)
-        return `${clock_seconds(ms)}s`;
-    const totalS = Math.floor(ms / 1000);
-    const h = Math.floor(totalS / 3600);
-    const m = Math.floor((totalS % 3600) / 60);
-    const s = totalS % 60;
-    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
+;// CONCATENATED MODULE: ./src/report/summary-budget.ts
+/** What one step's summary may hold: GitHub's 1 MiB shared by its parts, and a log tail's share of it. */
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
+const MAX_TAIL_CHARS = 64 * 1024;
+/** The last lines that fit in `max` characters together. */
+function lastChars(lines, max) {
+    let total = 0;
+    let i = lines.length;
+    while (i > 0 && total + lines[i - 1].length + 1 <= max)
+        total += lines[--i].length + 1;
+    return lines.slice(i);
 }
-/** Seconds with one decimal, as the outputs give them. */
-const clock_seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
-
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
-var agent = __nccwpck_require__(7405);
-var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
-var dispatcher = __nccwpck_require__(883);
-var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/client.js
-var client = __nccwpck_require__(3701);
-// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/proxy-agent.js
-var proxy_agent = __nccwpck_require__(6672);
-// EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
-var api = __nccwpck_require__(6615);
-;// CONCATENATED MODULE: ./src/http/undici-parts.ts
-// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-// @ts-expect-error -- as above
-
-/** What undici's index does on import: every dispatcher gets request(), connect() and the rest. Safe to call again. */
-function setUpUndici() {
-    const prototype = (dispatcher_default()).prototype;
-    if (prototype.request !== api.request)
-        Object.assign(prototype, api);
-}
-const undici_parts_Agent = (agent_default());
-const undici_parts_Client = (/* unused pure expression or super */ null && (ClientImpl));
-const undici_parts_ProxyAgent = (/* unused pure expression or super */ null && (ProxyAgentImpl));
-function undici_parts_request(dispatcher, options) {
-    return dispatcher.request(options);
-}
-
-;// CONCATENATED MODULE: external "node:v8"
-const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
-;// CONCATENATED MODULE: ./src/runtime/memory.ts
-/**
- * Keeps the action's memory flat whatever a server sends: V8's heuristics, tuned for throughput, let garbage pile up
- * and recompile hot code at a cost in memory; a wait loop does little work and can afford to be frugal.
- */
-
-const FULL_COLLECTION_MS = 30_000;
-/**
- * Called by each entry point before the first connection (later, the first turn of the event loop runs without it).
- * - A tiering budget no wait reaches keeps undici's WebAssembly parser on the baseline compiler (`--liftoff-only`
- *   set at run time is ignored on Node 24).
- * - No optimising compilers: compiling the few hot functions costs more memory than the CPU it saves.
- * - A full collection every 30 s: young collections move a little garbage into the old generation, so RSS creeps.
- * - The young generation kept at its first size: V8 doubles it after one large model list, and it stays grown.
- */
-function keepMemoryFlat() {
-    setFlagsFromString('--wasm-tiering-budget=1000000000');
-    setFlagsFromString('--no-turbofan');
-    setFlagsFromString('--no-maglev');
-    setFlagsFromString('--semi-space-growth-factor=1');
-    setInterval(collectGarbage, FULL_COLLECTION_MS).unref();
-}
-let gc;
-function collectGarbage() {
-    if (gc === undefined) {
-        setFlagsFromString('--expose-gc');
-        // node:vm only now: a wait whose answers stay small never collects, nor loads it
-        gc = process.getBuiltinModule('node:vm').runInNewContext('gc');
-    }
-    gc();
-}
-/**
- * One per wait, shared by its HTTP clients (a fleet's answers come at once): once earlier bodies total `afterBytes`,
- * a full collection runs before the next is parsed, since V8 would keep their megabytes for tens of probes.
- */
-function memory_createBodyCollector(afterBytes = 256 * 1024) {
-    let pending = 0;
-    return {
-        arrived(bytes) {
-            if (pending >= afterBytes) {
-                collectGarbage();
-                pending = 0;
-            }
-            pending += bytes;
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/input-error.ts
-/** The problem in words: `line 2: "5x" is not \u2026`. */
-function problemText({ value, problem, form, line }) {
-    const where = line === undefined ? '' : `line ${line}: `;
-    if (problem === undefined)
-        return `${where}"${value}" is not ${form}`;
-    const what = value === undefined ? problem : `"${value}" ${problem}`;
-    return `${where}${what}${form === undefined ? '' : `: give ${form}`}`;
-}
-/** A problem found by a parser of one value, which knows no input's name: the parser's caller adds it. */
-class input_error_ProblemError extends Error {
-    problem;
-    constructor(problem, options) {
-        super(problemText(problem), options);
-        this.problem = problem;
-        this.name = 'ProblemError';
-    }
-}
-/** Its message is the action's wording: `Input "timeout": "5x" is not a duration such as \u2026`. */
-class input_error_InputError extends Error {
-    input;
-    problem;
-    constructor(input, problem) {
-        super(`Input "${input}": ${problemText(problem)}`);
-        this.input = input;
-        this.problem = problem;
-        this.name = 'InputError';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/engines/engine-record.ts
-/** What we know of one engine, as one record (each file beside this one fills one in), and the pieces records share. */
-/** A pattern no line matches: an engine whose log lines are not known (no recorded start-up of it was read). */
-const NO_LINE = /(?!)/;
-const cause = (pattern) => ({ pattern, cause: true });
-const failure = (pattern) => ({ pattern, cause: false });
-/** PyTorch's allocator and NCCL (through torch or the engines' own pynccl wrappers) word these alike everywhere. */
-const TORCH_FATAL = [
-    cause(/CUDA out of memory/),
-    // Not the traceback's source line `raise RuntimeError(f"NCCL error: {error_str}")`.
-    cause(/NCCL error(?:: | in: )(?!\{)/),
-    cause(/DistBackendError/)
-];
-// tqdm: "Loading safetensors checkpoint shards:  45% Completed | 29/64 [01:02<01:10,  2.15s/it]" and the default
-// bar "Capturing CUDA graphs (decode, FULL):  45%|\u2588\u2588\u2588\u2588\u258c     | 23/51 [00:05<00:06,  4.12it/s]".
-const TQDM_COUNT = String.raw `\s*\d+%(?: Completed)? ?\|[^|]*?\|?\s*(?<n>\d+)/(?<total>\d+)(?: \[(?<elapsed>\d+(?::\d\d)+)<)?`;
-const tqdm = (desc) => new RegExp(`${desc}:${TQDM_COUNT}`);
-/** A readiness route: by default asked with GET as often as the wait probes, and ready at 200. */
-const readinessRoute = (check) => ({
-    method: 'GET',
-    ready: { statuses: [200] },
-    minGapMs: 0,
-    oneAtATime: false,
-    ...check
-});
-/** An engine whose log is not known: it names nothing; such engines run PyTorch (NIM runs vLLM or SGLang). */
-const UNKNOWN_LOG = { signature: NO_LINE, ready: NO_LINE, phases: [], fatal: TORCH_FATAL };
-
-;// CONCATENATED MODULE: ./src/engines/kserve.ts
-/** KServe: the Open Inference Protocol's per-model readiness; its protocols (v1 predict, v2 infer) generate no text. */
-
-const kserve = {
-    name: 'kserve',
-    label: 'KServe',
-    log: UNKNOWN_LOG,
-    modelLists: ['kserve-v1-list', 'model-status'],
-    // /v2/models/{name}/ready \u2192 {"name":..,"ready":true}, or 503 while not ready; /v2/health/ready is unconditional
-    // in the Python server (asked only when no model is named).
-    readiness: [
-        readinessRoute({
-            path: '/v2/models/{model}/ready',
-            withoutModel: '/v2/health/ready',
-            ready: { statuses: [200], notReadyWhen: { field: 'ready', value: false } },
-            because: "KServe's Open Inference Protocol says a model is ready in /v2/models/{name}/ready"
-        })
-    ],
-    servesOneModel: false,
-    generation: [],
-    sources: ['kserve/kserve:kserve/protocol/rest/v2_endpoints.py (/v2/models/{name}/ready, /v2/health/ready)']
-};
-
-;// CONCATENATED MODULE: ./src/engines/llamacpp.ts
-/** llama.cpp's llama-server: its log lines (b6428 and v0.5.0), its router mode's load on demand, its own stream. */
-
-/**
- * Where its layers went (`llm_load_tensors:` before the function's rename, `load_tensors:` after; Ollama's ggml
- * backend logs the same words): N of M below M is a model partly on the CPU. Printed only where a GPU backend is.
- */
-const LLAMACPP_OFFLOADED = /\boffloaded (\d+)\/(\d+) layers to GPU\b/;
-/** A build without a usable GPU given `-ngl`: every layer stays on the CPU. */
-const LLAMACPP_NO_GPU = /no usable GPU found, --gpu-layers option will be ignored/;
-const llamacpp = {
-    name: 'llamacpp',
-    label: 'llama.cpp',
-    inputName: 'llama.cpp',
-    log: {
-        signature: /\bbuild: \d+ \(|llama_model_loader: |\bsrv\s+(?:load_model|llama_server): |\bmain: loading model|llama_context: /,
-        // minutes.seconds.milliseconds.microseconds since the start: the default since v0.5.0 (node-llama-cpp 3.22),
-        // before it only with --log-timestamps. Anchored: in router mode a child's lines come through as
-        // `[ 8081] 0.00.056.085 I \u2026`, stamped from the child's own start, which says nothing on the router's scale.
-        stamp: /^(?<m>\d+)\.(?<s>\d\d)\.(?<ms>\d{3})\.(?<us>\d{3}) [IWEDT] /,
-        // v0.5.0: `srv  llama_server: model loaded` (printed once it serves: the server sets itself ready just before),
-        // then `listening on http://\u2026`, which in router mode comes before any model is loaded, so it is no ready line.
-        // Older: `main: model loaded`, `main: server is listening on \u2026` and `starting the main loop`.
-        ready: /server is listening on|starting the main loop|\b(?:llama_server|main): model loaded\b/,
-        phases: [
-            { phase: 'initializing', start: /\bbuild: \d+ \(|system info: |\bllama_server: initializing/ },
-            {
-                phase: 'loading weights',
-                start: /\bmain: loading model|load_model: loading model|llama_model_loader: loaded meta data/
-            },
-            {
-                phase: 'allocating KV cache',
-                // v0.5.0 prints no llama_context line at its default verbosity unless the context exceeds the model's
-                // training context; its CUDA build (-ngl 99) then says nothing between `loading model` and `llama threadpool
-                // init` (common/common.cpp, once the context, its KV cache included, is made), so that line ends the load
-                start: /\bllama_context: |llama_kv_cache|llama_new_context_with_model|\bllama threadpool init\b/
-            },
-            { phase: 'warming up', start: /warming up the model with an empty run/ },
-            // older `initializing slots, n_slots = 4`;
-            // v0.5.0 `srv    load_model: initializing, n_slots = 4, n_ctx_slot = \u2026`
-            { phase: 'starting server', start: /initializing(?: slots)?, n_slots/ }
-        ],
-        fatal: [
-            cause(/cudaMalloc failed: out of memory/),
-            cause(/failed to open GGUF file/),
-            cause(/couldn't bind HTTP server socket/),
-            cause(/error loading model/),
-            failure(/failed to load model/),
-            failure(/exiting due to (?:model loading|HTTP server) error/)
-        ]
-    },
-    ownedBy: 'llamacpp',
-    modelLists: ['openai'],
-    // none of its own: llama.cpp answers 503 on every route, its model list included, while it loads
-    readiness: [],
-    // outside its router mode (endpoint-wait.ts tells the router by its list, see `listsAsRouter`)
-    servesOneModel: true,
-    generation: ['openai'],
-    stream: 'llamacpp',
-    // router mode lists every model file with `status.value` "unloaded" and loads one, by its listed id, on request
-    load: { when: 'unloaded', path: '/models/load', body: (id) => ({ model: id }) },
-    // checked against a checkout by `npm run engines:check -- llama.cpp <checkout>` (CI: node-llama-cpp's source)
-    cites: [
-        { path: 'tools/server/server.cpp', text: '"model loaded\\n"' },
-        { path: 'tools/server/server.cpp', text: '"listening on %s\\n"' },
-        { path: 'tools/server/server.cpp', text: '"/v1/models"' },
-        { path: 'tools/server/server.cpp', text: '"/models/load"' },
-        { path: 'tools/server/server.cpp', text: '"/health"' },
-        { path: 'tools/server/server-models.h', text: 'return "unloaded";' },
-        { path: 'tools/server/server-models.h', text: 'return "loading";' },
-        { path: 'tools/server/server-models.h', text: 'return "loaded";' },
-        { path: 'tools/server/server-models.h', text: 'return "sleeping";' },
-        { path: 'tools/server/server-models.h', text: 'return "downloading";' },
-        { path: 'tools/server/server-models.cpp', text: 'status["exit_code"]' },
-        { path: 'tools/server/server-models.cpp', text: 'status["failed"]' },
-        { path: 'src/llama-model.cpp', text: 'offloaded %d/%d layers to GPU' },
-        { path: 'common/arg.cpp', text: 'no usable GPU found, --gpu-layers option will be ignored' },
-        { path: 'common/common.cpp', text: 'llama threadpool init' },
-        { path: 'common/common.cpp', text: 'warming up the model with an empty run' },
-        { path: 'ggml/src/gguf.cpp', text: 'failed to open GGUF file' }
-    ],
-    sources: [
-        'ggml-org/llama.cpp:tools/server/server-models.cpp (router mode: status unloaded \u2192 loading \u2192 loaded, /models/load)',
-        'ggml-org/llama.cpp:common/common.cpp (llama threadpool init)',
-        'ggml-org/llama.cpp:src/llama-model.cpp load_tensors (offloaded %d/%d layers to GPU)',
-        'ggml-org/llama.cpp:common/arg.cpp (no usable GPU found, --gpu-layers option will be ignored; v0.5.0 CPU build)',
-        '__tests__/fixtures/logs/llamacpp-b6428.log (aa6192d3), llamacpp-v0.5.0-node-llama-cpp-3.22.1*.log (de3ff81)'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/localai.ts
-/** LocalAI: its readiness route during the startup preload; it serves OpenAI's routes. */
-
-const localai = {
-    name: 'localai',
-    label: 'LocalAI',
-    log: UNKNOWN_LOG,
-    modelLists: ['openai'],
-    // /readyz \u2192 503 {"status":"starting"} until the startup preload ends, then 200; /v1/models lists configured
-    // models, loaded or not. Before PR #10989 (2026-07) /readyz was 200 always, which costs nothing.
-    readiness: [
-        readinessRoute({
-            path: '/readyz',
-            because: 'LocalAI lists its configured models while its startup preload still runs; /readyz says 503 until then'
-        })
-    ],
-    servesOneModel: false,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: ['mudler/LocalAI:core/http/routes/health.go (PR #10989: /readyz)']
-};
-
-;// CONCATENATED MODULE: ./src/engines/nim.ts
-/** NVIDIA NIM for LLMs (closed source): its readiness route, from its docs; it serves OpenAI's routes. */
-
-const nim = {
-    name: 'nim',
-    label: 'NVIDIA NIM',
-    log: UNKNOWN_LOG,
-    modelLists: ['openai'],
-    // /v1/health/live is nginx's and 200 at once; /v1/health/ready answers 503 during the model's download and
-    // initialisation, 200 once the backend's health passes.
-    readiness: [
-        readinessRoute({
-            path: '/v1/health/ready',
-            because: 'NIM answers (nginx) before its model is downloaded and initialised; /v1/health/ready says 503 until then'
-        })
-    ],
-    // its LoRA adapters are loaded while it runs
-    servesOneModel: false,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: ['NVIDIA NIM for LLMs docs, "Health checks" (/v1/health/live, /v1/health/ready)']
-};
-
-;// CONCATENATED MODULE: ./src/engines/ollama.ts
-/** Ollama: its own log lines (models load lazily, on the first request for them) and its load on demand. */
-
-const ollama = {
-    name: 'ollama',
-    label: 'Ollama',
-    log: {
-        signature: /level=[A-Z]+ source=\S+ msg=|^\[GIN\] /,
-        stamp: /time=(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?/,
-        ready: /(?:llama runner|llama-server) started in [\d.]+ seconds/,
-        phases: [
-            { phase: 'starting server', start: /msg="server config"|msg="total blobs/, end: /msg="Listening on / },
-            {
-                phase: 'discovering GPUs',
-                start: /discovering available GPUs|looking for compatible GPUs/,
-                end: /msg="inference compute"/
-            },
-            {
-                phase: 'loading model',
-                start: /msg="starting (?:runner|llama-server)"|msg="loading model/,
-                took: /(?:llama runner|llama-server) started in (?<took>[\d.]+) seconds/
-            }
-        ],
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/reported out-of-memory during startup/),
-            cause(/model requires more system memory than is currently available/),
-            cause(/msg="model is too large for system memory"/),
-            cause(/bind: address already in use/),
-            failure(/(?:llama runner|llama-server) process has terminated|llama-server process no longer running/),
-            failure(/timed out waiting for (?:llama runner|llama-server) to start/)
-        ]
-    },
-    modelLists: ['ollama', 'openai'],
-    // none of its own: Ollama lists a model only once it is pulled
-    readiness: [],
-    servesOneModel: false,
-    generation: ['ollama', 'openai'],
-    stream: 'ollama',
-    // `/api/ps` lists the models in memory: one not among them is loaded by a generate request with no prompt; -1
-    // keeps it loaded until the server stops (its default, 5 minutes, could unload it during the benchmark)
-    load: { when: 'absent', listPath: 'api/ps', path: '/api/generate', body: (model) => ({ model, keep_alive: -1 }) },
-    sources: [
-        'ollama/ollama@v0.33.0-rc2 (fb307609):server/sched.go, llm/llama_server.go (model too large for system memory)',
-        '__tests__/fixtures/logs/ollama-v0.25.0.log, ollama-v0.33.0-rc2.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/sglang.ts
-/** SGLang: what it prints while it starts (0.5.x), and its /health, a generation that must be paced. */
-
-const sglang = {
-    name: 'sglang',
-    label: 'SGLang',
-    log: {
-        signature: /server_args=ServerArgs\(|sglang is using nccl|^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:[A-Z]{2}\d+ ?)+\]/,
-        stamp: /^\[(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)[^\]]*\]/,
-        ready: /The server is fired up and ready to roll/,
-        phases: [
-            { phase: 'initializing', start: /server_args=/ },
-            {
-                phase: 'initializing distributed',
-                start: /Init torch distributed begin/,
-                end: /Init torch distributed ends/,
-                took: /Init torch distributed ends\. elapsed=(?<took>[\d.]+) s/
-            },
-            {
-                phase: 'loading weights',
-                start: /Load weight begin/,
-                progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-                unit: 'shards',
-                end: /Load weight end/,
-                took: /Load weight end\. elapsed=(?<took>[\d.]+) s/
-            },
-            { phase: 'allocating KV cache', start: /Using KV cache dtype|KV Cache is allocated/, end: /Memory pool end/ },
-            {
-                phase: 'capturing CUDA graphs',
-                // newer: `Capture target decode CUDA graph begin`, `Capture piecewise CUDA graph begin`, `Capture draft \u2026`
-                start: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph begin/,
-                progress: tqdm(String.raw `Capturing batches \([^)]*\)`),
-                unit: 'batch sizes',
-                end: /Capture (?:[\w ]*)(?:cuda|CUDA|cpu|npu) graph end/,
-                took: /graph end\. (?:Time elapsed: |elapsed=)(?<took>[\d.]+) s/
-            },
-            { phase: 'starting server', start: /max_total_num_tokens=|Started server process/ },
-            // `/model_info` and `/server_info` replace `/get_model_info` and `/get_server_info`
-            { phase: 'warming up', start: /Uvicorn running on|GET \/(?:get_)?(?:model|server)_info/ }
-        ],
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Capture cuda graph failed/),
-            cause(/but there are other ranks that didn't finish loading/),
-            failure(/Scheduler hit an exception/),
-            failure(/Received sigquit from a child process|SIGQUIT received/),
-            // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
-            failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
-            failure(/Subprocess \S+ \(pid=\d+\) crashed/)
-        ]
-    },
-    ownedBy: 'sglang',
-    modelLists: ['openai'],
-    // /health answers 503 while ServerStatus is Starting (the warm-up) since PR #8444; older SGLang says 200 at once.
-    // Past Starting it runs a one-token generation (about a second of engine time): never two at once, at most once a
-    // second after one that took long; the quick 503 of the warm-up is asked at the cheap pace. Without an answer in SGLANG_HEALTH_CHECK_TIMEOUT it says 503, then 200 again (so no deadAfterReady);
-    // SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=false makes it a plain 200.
-    readiness: [
-        readinessRoute({
-            path: '/health',
-            minGapMs: 1_000,
-            oneAtATime: true,
-            because: 'SGLang lists its model during its warm-up, while its /health answers 503 until the warm-up ends',
-            // `false`/`0` makes /health a plain 200 once past Starting; /health_generate (the same handler) still generates
-            instead: {
-                variable: 'SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION',
-                when: /^(?:0|false|no|off)$/i,
-                path: '/health_generate'
-            }
-        })
-    ],
-    // No dead-engine answer: a scheduler or detokenizer that dies sends SIGQUIT to the server, which kills its
-    // process tree ("Received sigquit from a child process"): the port closes, and `start` sees the exit.
-    servesOneModel: true,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'sgl-project/sglang@0025436e:python/sglang/srt/entrypoints/http_server.py (/health; 503 while Starting since PR #8444)',
-        'sgl-project/sglang:python/sglang/srt/environ.py (SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION)',
-        'sgl-project/sglang:python/sglang/srt/entrypoints/http_server.py (/health and /health_generate one handler; the fast path without generation)',
-        'sgl-project/sglang:python/sglang/srt/entrypoints/engine.py (SIGQUIT from a dying child)',
-        '__tests__/fixtures/logs/sglang-v0.5.8.post1.log, sglang-v0.5.8.post1-nccl-fail.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/tgi.ts
-/** TGI (text-generation-inference): its launcher's and router's lines (3.x; 2.x wordings where they differ). */
-
-const tgi = {
-    name: 'tgi',
-    label: 'TGI',
-    log: {
-        signature: /text_generation_(?:launcher|router)/,
-        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
-        ready: /text_generation_router::server.*\bConnected\s*$/,
-        phases: [
-            {
-                phase: 'downloading',
-                start: /Starting (?:check and )?download process/,
-                progress: /Download: \[(?<n>\d+)\/(?<total>\d+)\]/,
-                unit: 'files',
-                end: /Successfully downloaded weights/
-            },
-            {
-                phase: 'loading weights',
-                start: /Starting shard/,
-                end: /Shard ready in /,
-                took: /Shard ready in (?<took>[\d.]+)(?<unit>ms|\u00b5s|ns|s)/
-            },
-            { phase: 'starting server', start: /Starting Webserver/ },
-            { phase: 'warming up', start: /Warming up model/ }
-        ],
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/Not enough memory to handle \d+ prefill tokens/),
-            // backends/v3/src/lib.rs V3Error::NotEnoughMemory
-            cause(/Not enough memory to handle `max_total_tokens=\d+`/),
-            cause(/Download encountered an error/),
-            cause(/Error when initializing model/),
-            cause(/text-generation-(?:server|router) not found in PATH/),
-            // launcher/src/main.rs LauncherError: printed as `Error: <variant>` when the launcher exits
-            cause(/not enough cuda devices: |Error: NotEnoughCUDADevices/),
-            failure(/Shard \d+ failed to start|Shard \d+ crashed|Error: (?:Shard(?:CannotStart|Failed|Disconnected)|WarmupError|DownloadError|Webserver(?:Failed|CannotStart))/),
-            failure(/Webserver Crashed|Failed to start webserver: /),
-            failure(/Unable to (?:warmup|connect to) the Python model shards/)
-        ]
-    },
-    modelLists: ['tgi-info', 'openai'],
-    // none of its own: TGI opens its port only once ready
-    readiness: [],
-    servesOneModel: true,
-    generation: ['tgi', 'openai'],
-    stream: 'tgi',
-    sources: [
-        'huggingface/text-generation-inference@v3.3.7:backends/v3/src/lib.rs (V3Error::NotEnoughMemory)',
-        'huggingface/text-generation-inference@v3.3.7:launcher/src/main.rs (LauncherError)',
-        '__tests__/fixtures/logs/tgi-v3.3.7.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/triton.ts
-/** Triton Inference Server: its log lines (JSON-quoted since r24.05), per-model readiness and failed loads. */
-
-const triton = {
-    name: 'triton',
-    label: 'Triton',
-    log: {
-        signature: /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.]+:\d+\] |Triton Inference Server/,
-        stamp: /^[IWE](?<M>\d\d)(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)\.(?<f>\d+) /,
-        ready: /Started HTTPService at/,
-        phases: [
-            { phase: 'initializing', start: /memory pool is created/ },
-            { phase: 'loading model', start: /\] "?loading: \S+:\d+/, end: /successfully loaded '/ },
-            { phase: 'starting server', start: /Collecting (?:metrics for GPU|CPU metrics)|Started GRPCInferenceService at/ }
-        ],
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/failed to load '[^']*'/),
-            cause(/already in use/),
-            failure(/error: creating server/),
-            // LOG_TRITONSERVER_ERROR(err, "failed to start HTTP service") and the others
-            failure(/failed to start (?:GRPC|HTTP|Sagemaker|Vertex AI) service/)
-        ]
-    },
-    // its OpenAI front end's /v1/models says so
-    ownedBy: 'Triton Inference Server',
-    modelLists: ['model-status', 'openai'],
-    // GET /v2/models/{m}/ready \u2192 200 once a version is READY, 400 "Model version not ready" or 404 "... has no
-    // available versions" while loading; /v2/health/ready \u2192 200, or 400 while any model is not.
-    readiness: [
-        readinessRoute({
-            path: '/v2/models/{model}/ready',
-            withoutModel: '/v2/health/ready',
-            because: 'Triton loads models at run time in explicit mode, and answers before they are ready'
-        })
-    ],
-    // `POST /v2/repository/index` \u2192 [{"name","version","state":"READY"|"UNAVAILABLE"|"LOADING"\u2026,"reason"}];
-    // UNAVAILABLE with a reason is a failed load (with --exit-on-error=false, or a load asked at run time). Asked
-    // while the answer is not ready, at most once a second.
-    loadFailure: {
-        path: '/v2/repository/index',
-        method: 'POST',
-        minGapMs: 1_000,
-        because: "Triton's repository index names a model that failed to load as UNAVAILABLE, with the reason"
-    },
-    servesOneModel: false,
-    generation: [],
-    sources: [
-        'triton-inference-server/server@e1db8a60:src/main.cc (failed to start \u2026 service)',
-        'triton-inference-server/server:src/http_server.cc (model and health ready routes, HandleRepositoryIndex)',
-        'triton-inference-server/core@73aad7c3:src/model_repository_manager/ (repository index states)',
-        '__tests__/fixtures/logs/triton-v2.71.0.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/vllm.ts
-/**
- * vLLM: what it prints while it starts (V1 engine, 0.11\u20130.16 wordings, and 2026's data-parallel API servers and Rust
- * frontend), its sleep mode and its dead engine core.
- */
-
-const vllm = {
-    name: 'vllm',
-    label: 'vLLM',
-    log: {
-        signature: /\((?:APIServer|ApiServer_\d+|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine|Launching Rust frontend: /,
-        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
-        // `--api-server-count` API servers (the data-parallel size by default) share the port and each prints it: the
-        // first serves. The Rust frontend (VLLM_USE_RUST_FRONTEND=1) has no uvicorn: it says it starts its server.
-        ready: /Application startup complete|\] starting OpenAI server bind_address=/,
-        phases: [
-            { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
-            {
-                phase: 'initializing distributed',
-                start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
-            },
-            {
-                phase: 'loading weights',
-                // the model runner v2 (vllm/v1/worker/gpu/model_runner.py, 4e179065) says only `Loading model from scratch...`
-                start: /Starting to load model|Loading model from scratch/,
-                progress: tqdm('Loading (?:safetensors|pt) checkpoint shards'),
-                unit: 'shards',
-                end: /Model loading took /,
-                took: /(?:Model loading took [\d.]+ GiB(?: memory)? and|Loading weights took) (?<took>[\d.]+) seconds/
-            },
-            {
-                phase: 'compiling',
-                start: /for vLLM's torch\.compile|Dynamo bytecode transform time/,
-                end: /torch\.compile (?:takes|took|and initial profiling run took) [\d.]+ s in total/,
-                took: /torch\.compile (?:takes|took|and initial profiling run took) (?<took>[\d.]+) s in total/
-            },
-            { phase: 'allocating KV cache', start: /Available KV cache memory/, end: /Maximum concurrency for / },
-            {
-                phase: 'capturing CUDA graphs',
-                // before the V1 engine's `(decode, FULL)` bars: `Capturing CUDA graph shapes`
-                progress: tqdm(String.raw `Capturing CUDA graph(?:s \([^)]*\)| shapes)`),
-                unit: 'graphs',
-                end: /Graph capturing finished in /,
-                took: /Graph capturing finished in (?<took>[\d.]+) secs/
-            },
-            {
-                phase: 'starting server',
-                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server|Launching Rust frontend: |Started DPSupervisor on|Launching vLLM DP Servers/
-            }
-        ],
-        fatal: [
-            ...TORCH_FATAL,
-            cause(/No available memory for the cache blocks/),
-            cause(/KV cache is needed, which is larger than the available KV cache memory/),
-            cause(/Free memory on device \S+ \([^)]*\) on startup is less than desired GPU memory utilization/),
-            failure(/WorkerProc hit an exception|WorkerProc failed to start/),
-            failure(/EngineCore failed to start|EngineCore encountered a fatal error/),
-            failure(/Engine core initialization failed/),
-            // an API server whose engine cores never answered (`(ApiServer_1 pid=\u2026) TimeoutError: \u2026`)
-            failure(/Timed out waiting for (?:engine core processes to start|engines to send initial message)/)
-        ]
-    },
-    ownedBy: 'vllm',
-    modelLists: ['openai'],
-    readiness: [
-        // `/is_sleeping` \u2192 {"is_sleeping": bool} only with VLLM_SERVER_DEV_MODE=1 (404 without: such a vLLM cannot
-        // sleep); `POST /wake_up` without `tags` wakes all of it. Unchanged from v0.14.0 to v0.15.0.
-        readinessRoute({
-            path: '/is_sleeping',
-            ready: { statuses: [200, 404], notReadyWhen: { field: 'is_sleeping', value: true } },
-            wake: '/wake_up',
-            because: 'a sleeping vLLM (sleep mode) lists its model and its /health says 200'
-        }),
-        // EngineDeadError once the engine core died: 503 since PR #24897, 500 in earlier V1 builds; a flag check, cheap.
-        // A 404 (a proxy that passes only /v1, a vLLM-like server) says nothing: the model list alone decides.
-        readinessRoute({
-            path: '/health',
-            ready: { statuses: [200, 404] },
-            deadAfterReady: [500, 503],
-            because: "vLLM's /health turns 503 when its engine core dies, while /v1/models keeps listing the model"
-        })
-    ],
-    // EngineDeadError, "EngineCore encountered an issue. See stack trace (above) for the root cause.", in a 500 from
-    // every generation route
-    deadAnswer: /EngineCore encountered an issue|EngineDeadError/,
-    servesOneModel: true,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'vllm-project/vllm:vllm/entrypoints/openai/api_server.py (the sleep routes, before serve/sleep/)',
-        'vllm-project/vllm@v0.14.0:vllm/entrypoints/serve/sleep/api_router.py (/is_sleeping, /wake_up, dev mode only)',
-        'vllm-project/vllm@v0.15.0:vllm/entrypoints/serve/__init__.py (the sleep router attached)',
-        'vllm-project/vllm@v0.15.0,v0.17.1:vllm/entrypoints/serve/instrumentator/health.py (/health; 503 since PR #24897)',
-        'vllm-project/vllm@v0.9.0:vllm/v1/engine/exceptions.py (the dead engine words)',
-        'vllm-project/vllm@4e179065:vllm/v1/worker/gpu/model_runner.py (model runner v2 load line)',
-        'vllm-project/vllm@00a5fdd2:vllm/entrypoints/cli/serve.py (Defaulting api_server_count to data_parallel_size; Rust frontend launch)',
-        'vllm-project/vllm@09ec0f07:vllm/entrypoints/openai/dp_supervisor.py (Started DPSupervisor on; /health, /ready, /readyz)',
-        'vllm-project/vllm PR #40848 (Rust frontend: starting OpenAI server bind_address=)',
-        '__tests__/fixtures/logs/vllm-v0.16.1rc1.log, vllm-v0.16.1rc1-oom-fail.log, vllm-v0.26.0-dp2.log, vllm-v0.26.0-rust-frontend.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/dynamo.ts
-/** NVIDIA Dynamo's frontend: its model list runs ahead of its workers; its per-model ready route does not. */
-
-const dynamo = {
-    name: 'dynamo',
-    label: 'NVIDIA Dynamo',
-    log: {
-        // tracing's target: `dynamo_llm::http::service::service_v2: Starting HTTP(S) service protocol="HTTP" \u2026`
-        signature: /\bdynamo_(?:llm|runtime)::/,
-        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
-        // the frontend's own start-up ends here; its workers register later, which only its ready route tells
-        ready: /Starting HTTP\(S\) service|Starting HTTP service on/,
-        phases: [],
-        // its workers are vLLM, SGLang or TensorRT-LLM processes: PyTorch's and NCCL's words
-        fatal: TORCH_FATAL
-    },
-    // ModelListing{id, object: "object" (sic), created, owned_by: "nvidia"}: `object` is not required to be "model"
-    ownedBy: 'nvidia',
-    modelLists: ['openai'],
-    readiness: [
-        // ModelReadiness{model, ready, reason?, namespaces}: computed as the serving gate is (prefill and decode
-        // workers both present). A build without the route answers 404, and its /health decides.
-        readinessRoute({
-            path: '/v1/models/{model}/ready',
-            withoutModel: '/health',
-            ready: { statuses: [200, 404], readyOnlyAt: { field: 'ready', values: [true] } },
-            because: 'Dynamo lists a model before a worker can serve it; its own tests gate on /v1/models/{model}/ready'
-        }),
-        // newer: 503 "not_ready" during the initial discovery, then 200 "healthy"; older builds: 200 with "status":
-        // "unhealthy" ("No endpoints available") until a worker registered, so the body's status decides
-        readinessRoute({
-            path: '/health',
-            ready: { statuses: [200, 404], readyOnlyAt: { field: 'status', values: ['healthy'] } },
-            because: 'an older Dynamo\'s /health says 200 with "status": "unhealthy" until a worker registers'
-        })
-    ],
-    // the frontend discovers models as workers register
-    servesOneModel: false,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'ai-dynamo/dynamo@0ab2b3f5:lib/llm/src/http/service/health.rs (/health not_ready, then healthy; /live)',
-        'ai-dynamo/dynamo:lib/llm/src/discovery/model.rs (ModelReadiness; a stored copy, version not dated)',
-        'ai-dynamo/dynamo:lib/llm/src/http/service/openai.rs (ListModelOpenAI, object "object", owned_by "nvidia"; a stored copy, version not dated)',
-        'https://github.com/ai-dynamo/dynamo/issues/10732, /issues/11855, /issues/14686 (listed before servable)',
-        'https://docs.nvidia.com/dynamo/latest/guides/health_check.html (older /health: 200 "unhealthy")',
-        'https://github.com/ai-dynamo/dynamo/pull/532 (older `Starting HTTP service on:` line)',
-        '__tests__/fixtures/logs/dynamo-0ab2b3f5.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/trtllm.ts
-/** TensorRT-LLM's `trtllm-serve`: refused while it builds its engine, then ready only when it generates. */
-
-const trtllm = {
-    name: 'trtllm',
-    label: 'TensorRT-LLM',
-    log: {
-        // no line of its own marks its start-up in the source read (uvicorn's only)
-        ...UNKNOWN_LOG,
-        fatal: [...UNKNOWN_LOG.fatal, failure(/Health check detected fatal engine error, initiating server shutdown/)]
-    },
-    ownedBy: 'tensorrt_llm',
-    modelLists: ['openai'],
-    // launch_server binds its socket and builds the engine before it listens: refused, like a dead server, while its
-    // process lives (a pending change answers 503 with `x-trtllm-server-state: starting` instead; both are waited on).
-    readiness: [
-        // a chat "hi" with max_completion_tokens=1: 200 "Generation health check OK", or 500; one at a time, paced
-        readinessRoute({
-            path: '/health_generate',
-            minGapMs: 1_000,
-            oneAtATime: true,
-            because: "trtllm-serve's own readiness is a one-token generation (/health_generate)"
-        }),
-        // 503 "LLM is unavailable. Please check the server logs for more details." on a fatal executor error, after
-        // which it sends itself SIGINT
-        readinessRoute({
-            path: '/health',
-            ready: { statuses: [200, 404] },
-            deadAfterReady: [503],
-            because: "trtllm-serve's /health turns 503 on a fatal executor error"
-        })
-    ],
-    servesOneModel: true,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'NVIDIA/TensorRT-LLM:tensorrt_llm/commands/serve.py (launch_server: bind, build, then serve; a stored copy, version not dated)',
-        'NVIDIA/TensorRT-LLM:tensorrt_llm/serve/openai_server.py (health, health_generate, get_model; a stored copy, version not dated)',
-        'NVIDIA/TensorRT-LLM:tensorrt_llm/serve/openai_protocol.py (ModelCard owned_by "tensorrt_llm")',
-        'NVIDIA/TensorRT-LLM@e6c89c08:tensorrt_llm/serve/readiness.py (pending: 503 with x-trtllm-server-state: starting)',
-        'NVIDIA/TensorRT-LLM@000d7718:docs/source/commands/trtllm-serve.rst (the documented endpoints)'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/lmdeploy.ts
-/** LMDeploy's `api_server`: its /health body's status, where a sleeping engine still says 200. */
-
-const lmdeploy = {
-    name: 'lmdeploy',
-    label: 'LMDeploy',
-    log: {
-        // printed three times just before uvicorn.run, once the engine is built (the URL may come in colour codes)
-        signature: /HINT: +Please open \S*http:\/\/\S+ in a browser for detailed api usage/,
-        ready: /HINT: +Please open \S*http:\/\/\S+ in a browser for detailed api usage/,
-        phases: [],
-        fatal: TORCH_FATAL
-    },
-    ownedBy: 'lmdeploy',
-    modelLists: ['openai'],
-    readiness: [
-        // 503 "initializing" until the first probe, 200 "healthy"; 200 also for "sleeping", whose generations get 503
-        // (EngineSleepingMiddleware); 503 "unhealthy". A build without the health monitor says 200 with no status.
-        readinessRoute({
-            path: '/health',
-            ready: { statuses: [200], readyOnlyAt: { field: 'status', values: ['healthy'] } },
-            because: 'a sleeping LMDeploy answers /health 200 with "status": "sleeping" while its generations get 503'
-        })
-    ],
-    servesOneModel: true,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'InternLM/lmdeploy@1263d5cd:lmdeploy/serve/openai/endpoints/management.py (/health: 200 for healthy and sleeping)',
-        'InternLM/lmdeploy@1263d5cd:lmdeploy/serve/core/health.py (initializing, healthy, unhealthy)',
-        'InternLM/lmdeploy@1263d5cd:lmdeploy/serve/utils/server_utils.py (EngineSleepingMiddleware: 503 while sleeping)',
-        'InternLM/lmdeploy@1263d5cd:lmdeploy/serve/openai/api_server.py (the engine built before uvicorn.run; the HINT line; port 23333)',
-        'InternLM/lmdeploy:lmdeploy/serve/openai/protocol.py (ModelCard owned_by "lmdeploy")',
-        '__tests__/fixtures/logs/lmdeploy-1263d5cd.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/mistralrs.ts
-/** mistral.rs (`mistralrs serve`): binds once its model is loaded; its list says each model's status. */
-
-const mistralrs = {
-    name: 'mistralrs',
-    label: 'mistral.rs',
-    log: {
-        // tracing's targets: `mistralrs_server_core::\u2026`, `mistralrs_core::\u2026`
-        signature: /\bmistralrs(?:_[a-z]+)*::/,
-        stamp: /^(?<Y>\d{4})-(?<M>\d\d)-(?<D>\d\d)T(?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))?Z/,
-        ready: /Server listening on http:\/\//,
-        phases: [{ phase: 'starting server', start: /Model loaded\./ }],
-        fatal: TORCH_FATAL
-    },
-    ownedBy: 'local',
-    // a synthetic `default` entry first, then each model with `status` "loaded", "unloaded" or "reloading"
-    // (model-lists.ts reads both); /health is "OK" unconditionally, so the list alone tells readiness
-    modelLists: ['openai'],
-    readiness: [],
-    // models are unloaded and reloaded at run time (/v1/models/unload, /reload)
-    servesOneModel: false,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'EricLBuehler/mistral.rs@9e922623:mistralrs-server-core/src/handlers.rs (/health "OK"; /v1/models: default, then status per model)',
-        'EricLBuehler/mistral.rs@9e922623:mistralrs-core/src/lib.rs (loaded, unloaded, reloading)',
-        'EricLBuehler/mistral.rs@9e922623:mistralrs-cli/src/commands/serve.rs (built before bind; `Server listening on`)',
-        'EricLBuehler/mistral.rs@9e922623:mistralrs-server-core/src/mistralrs_for_server_builder.rs (`Model loaded.`)',
-        '__tests__/fixtures/logs/mistralrs-9e922623.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/xinference.ts
-/** Xinference: the server is up before any model is launched; each model's replicas say when they are READY. */
-
-const xinference = {
-    name: 'xinference',
-    label: 'Xinference',
-    log: {
-        signature: /Starting Xinference at endpoint: http:\/\//,
-        // the server's own start-up; a model is launched apart from it (POST /v1/models), which its list tells
-        ready: /Starting Xinference at endpoint: http:\/\//,
-        phases: [],
-        fatal: TORCH_FATAL
-    },
-    ownedBy: 'xinference',
-    // a model is listed only once its actor's load() returned; its replicas' status says the rest
-    modelLists: ['openai'],
-    readiness: [
-        // [{model_name, model_uid, replica, status: CREATING|UPDATING|LOADING|READY|ERROR|\u2026, \u2026}]
-        readinessRoute({
-            path: '/v1/models/instances?model_uid={model}',
-            withoutModel: '/v1/models/instances',
-            ready: { statuses: [200], entryReady: { key: 'model_uid', field: 'status', value: 'READY' } },
-            because: "Xinference's replicas go CREATING, LOADING, then READY; /v1/models/instances says which"
-        })
-    ],
-    servesOneModel: false,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'xorbitsai/inference@7ecec16b:xinference/api/restful_api.py (the list shape; `Starting Xinference at endpoint`)',
-        'xorbitsai/inference@7ecec16b:xinference/api/routers/models.py (/v1/models, /v1/models/instances)',
-        'xorbitsai/inference@7ecec16b:xinference/core/status_guard.py (InstanceInfo, LaunchStatus)',
-        'xorbitsai/inference@7ecec16b:xinference/core/worker.py (load() before the model is listed)',
-        '__tests__/fixtures/logs/xinference-7ecec16b.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/ovms.ts
-/** OpenVINO Model Server: its REST port answers liveness before its models load; KServe v2's per-model ready. */
-
-const ovms = {
-    name: 'ovms',
-    label: 'OpenVINO Model Server',
-    log: {
-        signature: /Started REST server at|STATUS CHANGE: Version \d+ of model \S+ status change/,
-        // per model: `STATUS CHANGE: Version 1 of model m status change. New status: ( "state": "AVAILABLE", \u2026)`
-        ready: /New status: \( "state": "AVAILABLE"/,
-        phases: [
-            { phase: 'starting server', start: /Started REST server at/ },
-            { phase: 'loading weights', start: /New status: \( "state": "LOADING"/ }
-        ],
-        // logStatus(): a model left LOADING with an error code other than OK failed to load
-        fatal: [failure(/New status: \( "state": "LOADING", "error_code": "(?!OK")/)]
-    },
-    // /v3/models, /v3/v1/models and /v1/models: {"data": [\u2026], "object": "list"}; KServe v2's model metadata too
-    modelLists: ['openai', 'model-status'],
-    readiness: [
-        readinessRoute({
-            path: '/v2/models/{model}/ready',
-            withoutModel: '/v2/health/ready',
-            because: 'OpenVINO Model Server serves HTTP before its servable manager has loaded the models'
-        })
-    ],
-    servesOneModel: false,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'openvinotoolkit/model_server@7e4df0c7:src/server.cpp (REST started before the servable manager)',
-        'openvinotoolkit/model_server@7e4df0c7:src/http_rest_api_handler.cpp (/v2/health/ready, /v2/models/{m}/ready, the list)',
-        'openvinotoolkit/model_server@7e4df0c7:src/httpservermodule.cpp (`Started REST server at`)',
-        'openvinotoolkit/model_server@7e4df0c7:src/modelversionstatus.cpp (`STATUS CHANGE: \u2026`)',
-        '__tests__/fixtures/logs/ovms-7e4df0c7.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/ray-serve.ts
-/** Ray Serve LLM: its proxy says 503 until its routes and replicas exist, then its ingress lists the models. */
-
-const rayServe = {
-    name: 'ray-serve',
-    label: 'Ray Serve LLM',
-    // no line of Serve's own marks a deployment ready in the source read
-    log: UNKNOWN_LOG,
-    // its proxy's NO_ROUTES_MESSAGE and NO_REPLICAS_MESSAGE (text/plain 503s), and its 404 for a path not routed yet
-    answerSignature: /^(?:Route table is not populated yet\.|No replicas are available yet\.)$|^Path '[^']*' not found\. Ping http:\/\/\S+\/-\/routes for available routes\./,
-    modelLists: ['openai'],
-    readiness: [
-        // 503 "Route table is not populated yet.", then 503 "No replicas are available yet.", then 200; meanwhile the
-        // app's routes say 404 "Path '\u2026' not found. Ping http://\u2026/-/routes for available routes."
-        readinessRoute({
-            path: '/-/healthz',
-            because: "Ray Serve's proxy says 503 until its route table is populated and its replicas are up"
-        })
-    ],
-    servesOneModel: false,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'ray-project/ray@fce2fc41:python/ray/llm/_internal/serve/core/ingress/ingress.py (/v1/models from the LLM configs)',
-        'ray-project/ray:python/ray/serve/_private/proxy_router.py (NO_ROUTES_MESSAGE, NO_REPLICAS_MESSAGE; a stored copy, version not dated)'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/production-stack.ts
-/** vLLM's production-stack router: its list and /health are its own, whatever its backends do. */
-
-const productionStack = {
-    name: 'production-stack',
-    label: 'vLLM production-stack router',
-    // uvicorn's lines only
-    log: UNKNOWN_LOG,
-    modelLists: ['openai'],
-    // /health is 200 once its discovery and scraper threads run; in static discovery /v1/models lists the configured
-    // models without asking any backend: only a generation routed to a backend proves the model serves
-    readiness: [],
-    readyNeedsGeneration: true,
-    servesOneModel: false,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'vllm-project/production-stack@a6c01db0:src/vllm_router/routers/main_router.py (/health: the router only)',
-        'vllm-project/production-stack@a6c01db0:src/vllm_router/service_discovery.py (static: models listed without the backend)'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/aphrodite.ts
-/** Aphrodite (a vLLM fork, port 2242): vLLM's readiness, its own lines. */
-
-const aphrodite = {
-    name: 'aphrodite',
-    label: 'Aphrodite',
-    log: {
-        signature: /Starting Aphrodite server on /,
-        stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? /,
-        ready: /Application startup complete/,
-        phases: [{ phase: 'starting server', start: /Starting Aphrodite server on / }],
-        fatal: TORCH_FATAL
-    },
-    ownedBy: 'pygmalionai',
-    modelLists: ['openai'],
-    readiness: [
-        // 200, or 503 on EngineDeadError, as vLLM's
-        readinessRoute({
-            path: '/health',
-            ready: { statuses: [200, 404] },
-            deadAfterReady: [500, 503],
-            because: "Aphrodite's /health turns 503 when its engine dies, while /v1/models keeps listing the model"
-        })
-    ],
-    servesOneModel: true,
-    generation: ['openai'],
-    stream: 'openai',
-    sources: [
-        'aphrodite-engine/aphrodite-engine@b42eeec2:aphrodite/entrypoints/openai/cli_args.py (port 2242)',
-        'aphrodite-engine/aphrodite-engine@b42eeec2:aphrodite/entrypoints/openai/api_server.py (`Starting Aphrodite server on %s`)',
-        'aphrodite-engine/aphrodite-engine@b42eeec2:aphrodite/entrypoints/serve/instrumentator/health.py (/health 503 on EngineDeadError)',
-        'aphrodite-engine/aphrodite-engine:aphrodite/endpoints/openai/protocol.py (ModelCard owned_by "pygmalionai")',
-        '__tests__/fixtures/logs/aphrodite-b42eeec2.log'
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/ktransformers.ts
-/** KTransformers: `kt run` execs SGLang's server, so it answers and prints as SGLang does. */
-
-
-const ktransformers = {
-    ...sglang,
-    name: 'ktransformers',
-    label: 'KTransformers',
-    // its lines are SGLang's, which name SGLang (the same readiness): none is its own
-    log: UNKNOWN_LOG,
-    ownedBy: undefined,
-    sources: [
-        'kvcache-ai/ktransformers@95009ea6:kt-kernel/python/cli/commands/run.py (L636: launches sglang.launch_server)',
-        'kvcache-ai/ktransformers@95009ea6:README.md ("Integrating into SGLang")',
-        ...sglang.sources
-    ]
-};
-
-;// CONCATENATED MODULE: ./src/engines/index.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** In the order the `engine` input lists them. */
-const RECORDS = [
-    vllm,
-    sglang,
-    tgi,
-    ollama,
-    llamacpp,
-    triton,
-    nim,
-    localai,
-    kserve,
-    dynamo,
-    trtllm,
-    lmdeploy,
-    mistralrs,
-    xinference,
-    ovms,
-    rayServe,
-    productionStack,
-    aphrodite,
-    ktransformers
-];
-const engines_ENGINE_RECORDS = RECORDS;
-const engines_ENGINE_NAMES = RECORDS.map((r) => r.name);
-const engines_ENGINES = Object.fromEntries(RECORDS.map((r) => [r.name, r]));
-/** Ollama before llama.cpp: Ollama 0.30+ passes llama.cpp's own lines through after its own. */
-const engines_LOG_DETECTION_ORDER = (/* unused pure expression or super */ null && ([
-    'vllm',
-    'sglang',
-    'tgi',
-    'ollama',
-    'llamacpp',
-    'triton',
-    'dynamo',
-    'lmdeploy',
-    'mistralrs',
-    'xinference',
-    'ovms',
-    'aphrodite'
-]));
-const engines_engineInputName = (engine) => engines_ENGINES[engine].inputName ?? engine;
-
-;// CONCATENATED MODULE: ./src/inputs/parse.ts
-/** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
-
-
-
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** Longer than any job may run (self-hosted jobs stop at 5 days), and below setTimeout's 2^31 ms limit. */
-const MAX_DURATION_MS = (/* unused pure expression or super */ null && (7 * 24 * 3_600_000));
-const DURATION_FORM = 'a duration such as 250ms, 15s, 2m, 1h, 1m30s (each unit once, largest first) or a number of seconds (0.5, 15)';
-/** Each unit at most once, largest first, as Go's durations and systemd's: `1m1m1m` is a typo, not 3m. */
-const DURATION_PARTS = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
-function parseDuration(text) {
-    const s = text.trim();
-    let ms;
-    const parts = DURATION_PARTS.exec(s);
-    if (/^\d+(\.\d+)?$/.test(s)) {
-        ms = Number(s) * 1000;
-    }
-    else if (s !== '' && parts !== null) {
-        const [, h, m, sec, milli] = parts;
-        ms = [h, m, sec, milli].reduce((sum, n, i) => sum + Number(n ?? 0) * UNIT_MS[['h', 'm', 's', 'ms'][i]], 0);
-    }
-    else {
-        throw new ProblemError({ value: printable(text), form: DURATION_FORM });
-    }
-    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS)
-        throw new ProblemError({ value: printable(text), problem: 'is longer than the 168h this accepts' });
-    return Math.round(ms);
-}
-const HEADER_FORM = 'one "Name: value" per line, the name made of letters, digits and !#$%&\'*+-.^_`|~';
-/** Parses one `Name: value` per line; blank lines are skipped. */
-function parseHeaders(text) {
-    // no prototype: a header named __proto__ is a header like any other (found by the property test)
-    const headers = Object.create(null);
-    text.split(/\r?\n/).forEach((line, i) => {
-        if (line.trim() === '')
-            return;
-        const colon = line.indexOf(':');
-        const name = colon > 0 ? line.slice(0, colon).trim() : '';
-        const value = colon > 0 ? line.slice(colon + 1).trim() : '';
-        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-            throw new ProblemError({ problem: `line ${i + 1} is not ${HEADER_FORM}` });
-        }
-        if (hasControlChars(value))
-            throw new ProblemError({ problem: `line ${i + 1} (${name}) has a control character in its value` });
-        if (!isLatin1(value))
-            throw new ProblemError({
-                problem: `line ${i + 1} (${name}) has a character outside Latin-1 in its value (${LATIN1_FORM})`
-            });
-        headers[name.toLowerCase()] = value;
-    });
-    return headers;
-}
-/**
- * Reads a `Retry-After` value, delta-seconds (`120`) or an HTTP date, as milliseconds from `nowMs`;
- * undefined when it is neither. A date in the past means "now" (0).
- */
-function parse_parseRetryAfter(value, nowMs) {
-    const s = value.trim();
-    if (/^\d+$/.test(s))
-        return Number(s) * 1000;
-    // only the IMF-fixdate form HTTP uses (`Wed, 21 Oct 2015 07:28:00 GMT`), not whatever Date.parse accepts
-    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(s))
-        return undefined;
-    const at = Date.parse(s);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
-}
-/** HTTP sends a header value as bytes, one per character: a character above U+00FF cannot be sent. */
-const LATIN1_FORM = 'a header value is sent as bytes: only characters U+0000 to U+00FF';
-const isLatin1 = (text) => !/[\u0100-\uffff]/.test(text);
-/** Accepts a JavaScript regular expression as its source (`ready|up`) or in slashes with flags (`/kimi/i`). */
-function parseRegex(text) {
-    const slashed = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
-    try {
-        return slashed ? new RegExp(slashed[1], slashed[2].replace(/[gy]/g, '')) : new RegExp(text);
-    }
-    catch (e) {
-        throw new ProblemError({ problem: `is not a valid JavaScript regular expression (${e.message})` }, { cause: e });
-    }
-}
-const BOOLEAN_FORM = 'true or false';
-function parseBoolean(text) {
-    if (/^(true|yes|on)$/i.test(text.trim()))
-        return true;
-    if (/^(false|no|off)$/i.test(text.trim()))
-        return false;
-    throw new ProblemError({ value: printable(text), form: BOOLEAN_FORM });
-}
-const PERCENT_FORM = 'a percentage such as 25% or 25';
-/** Parses `25%` or `25` (0 to 10000). */
-function parsePercent(text) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
-    if (!m || Number(m[1]) > 10_000)
-        throw new ProblemError({ value: printable(text), form: PERCENT_FORM });
-    return Number(m[1]);
-}
-/** `text` as one of `words`, case-insensitively. */
-function oneOf(text, words) {
-    const word = text.trim().toLowerCase();
-    if (!words.includes(word))
-        throw new ProblemError({ value: printable(text), form: `one of ${words.join(', ')}` });
-    return word;
-}
-const ENGINE_FORM = (/* unused pure expression or super */ null && (`auto or one of ${ENGINE_NAMES.map(engineInputName).join(', ')}`));
-function parseEngine(text) {
-    const name = text === 'llama.cpp' ? 'llamacpp' : text;
-    if (!ENGINE_NAMES.includes(name))
-        throw new ProblemError({ value: printable(text), form: ENGINE_FORM });
-    return name;
-}
-const CONTAINER_FORM = "a container's name or id, as `docker ps` shows it (srv, 3f2c9a\u2026; a service container: ${{ job.services.<id>.id }})";
-/** A container's name or id, as the engine accepts them: nothing that could be more of a request's path. */
-function parseContainer(text) {
-    if (text === '')
-        return undefined;
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/.test(text))
-        throw new ProblemError({ value: printable(text), form: CONTAINER_FORM });
-    return text;
-}
-const HOST_FORM = 'an ssh destination such as root@10.1.230.174 or a Host of your ssh config';
-/** An ssh destination: nothing ssh could take for an option, no space or control character. */
-function parseHost(text) {
-    if (text === '')
-        return undefined;
-    if (!/^[A-Za-z0-9_][A-Za-z0-9_.@:[\]%-]{0,254}$/.test(text))
-        throw new ProblemError({ value: printable(text), form: HOST_FORM });
-    return text;
-}
-const parse_PID_FORM = 'a process id (12345) or the path of a file holding one';
-function parsePid(text) {
-    if (text === '')
-        return undefined;
-    if (!/^\d+$/.test(text))
-        return { file: text };
-    const pid = Number(text);
-    // Linux caps pid_max at 2^22.
-    if (pid < 1 || pid > 4_194_304)
-        throw new ProblemError({ value: printable(text), form: parse_PID_FORM });
-    return { pid };
-}
-const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
-function parseEnvNames(text) {
-    const names = text
-        .split(/[,\n]/)
-        .map((n) => n.trim())
-        .filter((n) => n !== '');
-    const bad = names.find((n) => !/^[A-Za-z_*?][A-Za-z0-9_*?]*$/.test(n));
-    if (bad !== undefined)
-        throw new ProblemError({ value: printable(bad), problem: 'is not a variable name or glob', form: ENV_NAME_FORM });
-    return names;
-}
-const URL_FORM = 'an http:// or https:// URL such as http://localhost:8000/v1/models';
-/** A fleet larger than this is more likely a mistake than a deployment. */
-const MAX_URLS = 1000;
-/** One URL per line (blank lines skipped); a fleet's lines are named by number in errors. */
-function parseUrls(text) {
-    const lines = text
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '');
-    if (lines.length > MAX_URLS)
-        throw new ProblemError({ problem: `lists ${lines.length} URLs; the limit is ${MAX_URLS}` });
-    if (lines.length <= 1)
-        return [parseUrl(lines[0] ?? '')];
-    return lines.map((line, i) => {
-        try {
-            return parseUrl(line);
-        }
-        catch (e) {
-            if (!(e instanceof ProblemError))
-                throw e;
-            throw new ProblemError({ ...e.problem, line: i + 1 }, { cause: e });
-        }
-    });
-}
-function parseUrl(text) {
-    const s = text.trim();
-    if (s === '')
-        throw new ProblemError({ problem: 'is required', form: URL_FORM });
-    // Messages show the text without any user:password@ part, even when it is not a valid URL.
-    const shown = printable(s.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1***@'));
-    // The URL parser would silently drop tabs and line breaks; a URL with them is a mistake or an injection.
-    if (hasControlChars(s) || s.includes('\t'))
-        throw new ProblemError({ value: shown, problem: 'contains a control character', form: URL_FORM });
-    let url;
-    try {
-        url = new URL(s);
-    }
-    catch {
-        throw new ProblemError({ value: shown, form: URL_FORM });
-    }
-    // Checked first so that a password never reaches a message.
-    if (url.username || url.password) {
-        throw new ProblemError({
-            problem: 'must not carry credentials (user:password@); pass them with "api-key" or "headers"'
-        });
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new ProblemError({ value: shown, form: URL_FORM });
-    return url;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/secrets.ts
-/**
- * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
- * form a secret may take in text. One rule for headers, `env-report`, URL query parameters and masking.
- */
-/** What a secret is replaced with. */
-const secrets_MASK = '***';
-/**
- * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
- * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked). Short words
- * (PAT, PWD, PASS, DSN, JWT) count as a word of the name only (GH_PAT, MYSQL_PWD, PGPASS), so that PATH and the
- * shell's own PWD/OLDPWD (the working directory) are not taken for one.
- */
-const secrets_isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|private|netrc|jwt|dsn/i.test(name) ||
-    (/^sig$|(?:^|[_-])(?:pat|pass|pwd)(?:$|[_-])|pass$/i.test(name) && !/^(?:old)?pwd$/i.test(name));
-/**
- * Credential shapes found by value, whatever the name: a URL's user information (`postgres://app:pw@db/x`, a
- * Sentry DSN, `https://ghp_\u2026@github.com`), a `password`/`passwd`/`pwd` field (`password=\u2026`, `.netrc`'s
- * `password \u2026`), a PEM block, and the token forms of GitHub (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`,
- * `github_pat_`), GitLab (`glpat-`), Hugging Face (`hf_`), OpenAI-style keys (`sk-`), Slack (`xoxa-`, `xoxb-`,
- * `xoxp-`), npm (`npm_`), AWS access key ids (`AKIA\u2026`, `ASIA\u2026`) and JWTs (`eyJ\u2026.eyJ\u2026.\u2026`). Each is linear (no
- * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
- * scanned in linear time.
- */
-const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*-----/;
-const TOKENS = /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/;
-const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/;
-const CREDENTIAL_SHAPES = [
-    /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
-    /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
-    PEM_BEGIN,
-    TOKENS,
-    JWT
-];
-/** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
-const holdsCredential = (value) => CREDENTIAL_SHAPES.some((shape) => shape.test(value));
-/** The one rule for a named value (an `env-report` variable): a credential by its name, its shape, or a known secret. */
-const secrets_isSecretValue = (name, value, secrets = []) => secrets_isCredentialName(name) || holdsCredential(value) || secrets.some((s) => s !== '' && value.includes(s));
-/**
- * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
- * word that holds it, and not masking it would print it. No real key is that short.
- */
-const MIN_SECRET_CHARS = 4;
-/** The variables that name a proxy, as curl, Python's requests and undici read them. */
-const PROXY_VARIABLES = (/* unused pure expression or super */ null && (['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY']));
-/**
- * The credentials in the proxy URLs of `env` (`http://user:password@proxy:3128`): the user and password as the
- * URL writes them, the password alone, and decoded. The action prints a proxy without them (`proxyLabel`), but
- * `env-report`, a server's log, the history or a proxy's own error page may carry the URL or the password. A
- * password shorter than MIN_SECRET_CHARS is masked only with its user, not alone (it would blank every word that
- * holds it); unlike an input, a variable the job sets for every step is not refused.
- */
-function proxySecrets(env) {
-    const found = new Set();
-    for (const name of PROXY_VARIABLES) {
-        // the authority's user information: up to its last @, as curl reads it (a password may hold a bare @)
-        const userinfo = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s]*)@/i.exec(env[name]?.trim() ?? '')?.[1];
-        if (userinfo === undefined || userinfo === '')
-            continue;
-        const password = userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : userinfo;
-        for (const s of [userinfo, password, decoded(password)])
-            if (s.length >= MIN_SECRET_CHARS)
-                found.add(s);
-    }
-    return [...found];
-}
-const decoded = (text) => {
-    try {
-        return decodeURIComponent(text);
-    }
-    catch {
+/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
+function capBytes(text, max) {
+    if (Buffer.byteLength(text) <= max)
         return text;
-    }
-};
+    const cut = Buffer.from(text)
+        .subarray(0, max - LEFT_OUT_BYTES)
+        .toString('utf8');
+    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
+}
+/** Room kept for the line saying the rest is left out. */
+const LEFT_OUT_BYTES = 200;
 /**
- * The parts of a credential header's value a server may echo alone, beside the whole value: the token after
- * an auth scheme (`Bearer tok`, `Basic dXNl\u2026`) and each cookie's value (`a=1; session=xyz`).
+ * The parts of one step's summary, written one after another (the job-end step's, a section per server): each is
+ * given what the parts before it left of GitHub's 1 MiB, and once that is spent, nothing.
  */
-function credentialParts(name, value) {
-    if (/cookie/i.test(name))
-        return value
-            .split(';')
-            .map((c) => c.slice(c.indexOf('=') + 1).trim())
-            .filter((v) => v !== '');
-    const scheme = /authorization/i.test(name) ? /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value) : null;
-    return scheme ? [scheme[1].trim()] : [];
-}
-/**
- * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
- * line), then each credential shape where it stands (a URL keeps its scheme and host, a password field its name; of
- * a PEM block only its BEGIN line is recognisable, and `env-report` masks such a value whole). The CLI has no runner
- * to mask for it, and the action masks before the runner does.
- */
-function secrets_redact(text, secrets) {
-    const forms = new Set();
-    for (const s of secrets) {
-        const once = JSON.stringify(s).slice(1, -1);
-        forms.add(s).add(once).add(JSON.stringify(once).slice(1, -1));
-    }
-    // longest first, so that a part (the token) never splits the whole (`Bearer token`) before it is masked
-    return [...forms]
-        .filter((s) => s !== '')
-        .sort((a, b) => b.length - a.length)
-        .reduce((t, s) => (t.includes(s) ? t.split(s).join(secrets_MASK) : t), text)
-        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${secrets_MASK}@`)
-        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${secrets_MASK}`)
-        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${secrets_MASK}`)
-        .replace(new RegExp(PEM_BEGIN, 'g'), secrets_MASK)
-        .replace(new RegExp(TOKENS, 'g'), secrets_MASK)
-        .replace(new RegExp(JWT, 'g'), secrets_MASK);
-}
-
-;// CONCATENATED MODULE: ./src/http/probe.ts
-
-
-
-
-
-
-/** Enough for any model list; a larger body is cut here so that a hostile server cannot flood memory. */
-const BODY_CAP_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
-const MAX_REDIRECTS = 5;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-function createProber({ url, headers, ...options }) {
-    const client = createHttpClient(options);
-    return {
-        probe: (timeoutMs, signal) => client.send({ url, method: 'GET', headers }, timeoutMs, signal),
-        close: () => client.close()
-    };
-}
-function createHttpClient({ caCert, insecureTls, secrets = [], collector = createBodyCollector(), env = process.env } = {}) {
-    // node:tls is loaded only here: a plain http:// wait never needs it, nor its memory.
-    const ca = caCert === undefined ? {} : { ca: [...process.getBuiltinModule('node:tls').rootCertificates, caCert] };
-    const tls = { ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) };
-    // Our own AbortSignal bounds each request; undici's timeouts are left wide so they never fire first.
-    const limits = { headersTimeout: 0, bodyTimeout: 0 };
-    const lookupHost = createLookup();
-    const connections = () => ({
-        direct: new Agent({ ...limits, connect: { ...tls, lookup: lookupHost, autoSelectFamily: true } }),
-        proxies: new Map()
-    });
-    let live = connections();
-    const viaProxy = (proxy) => {
-        let agent = live.proxies.get(proxy.href);
-        if (agent === undefined) {
-            agent = new ProxyAgent({
-                ...limits,
-                uri: proxy.href,
-                // As curl: an http:// URL is sent to the proxy in absolute form; only https:// is tunnelled (CONNECT).
-                proxyTunnel: false,
-                proxyTls: { ...tls, lookup: lookupHost },
-                requestTls: tls,
-                factory: (origin, options) => new Client(origin, withFinalConnectErrors(options))
-            });
-            live.proxies.set(proxy.href, agent);
+function summaryBudget(max = MAX_SUMMARY_BYTES) {
+    let left = max;
+    return (part) => {
+        const bytes = Buffer.byteLength(part);
+        if (bytes <= left - LEFT_OUT_BYTES) {
+            left -= bytes;
+            return part;
         }
-        return agent;
-    };
-    const discard = (old) => {
-        for (const d of [old.direct, ...old.proxies.values()])
-            void d.destroy().catch(() => undefined);
-    };
-    return {
-        async send({ url, method, headers, json, stream }, timeoutMs, signal) {
-            const controller = new AbortController();
-            const timer = setTimeout(() => controller.abort(new ProbeTimeout(timeoutMs)), Math.max(1, timeoutMs));
-            const onStop = () => controller.abort(new ProbeStopped());
-            if (signal?.aborted)
-                onStop();
-            else
-                signal?.addEventListener('abort', onStop, { once: true });
-            // Settles the moment the exchange is cut short, in whatever state it is (connecting included).
-            let onCut = () => undefined;
-            const cut = new Promise((_resolve, reject) => {
-                onCut = () => reject(controller.signal.reason);
-                controller.signal.addEventListener('abort', onCut, { once: true });
-            });
-            let status;
-            let target = url;
-            let proxy;
-            let sent = {
-                'user-agent': 'wait-for-model',
-                accept: 'application/json, */*;q=0.5',
-                ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-                ...headers
-            };
-            const exchange = async () => {
-                for (let hop = 0;; hop++) {
-                    proxy = proxyFor(target, env);
-                    // `reset` closes the connection after each request: a kept-alive socket the server has just
-                    // dropped would otherwise read as a reset, and each probe should test that connections are accepted.
-                    const res = await request(proxy === undefined ? live.direct : viaProxy(proxy), {
-                        origin: target.origin,
-                        path: `${target.pathname}${target.search}`,
-                        method,
-                        headers: sent,
-                        body: json === undefined ? undefined : JSON.stringify(json),
-                        signal: controller.signal,
-                        reset: true
-                    });
-                    status = res.statusCode;
-                    const location = [res.headers.location].flat()[0];
-                    // Only a GET is followed: a generation request that is redirected reports the redirect.
-                    if (method === 'GET' && REDIRECT_STATUSES.has(status) && location !== undefined) {
-                        await res.body.dump();
-                        if (hop === MAX_REDIRECTS)
-                            return {
-                                kind: 'error',
-                                code: 'TOO_MANY_REDIRECTS',
-                                message: `more than ${MAX_REDIRECTS} redirects`,
-                                status
-                            };
-                        const next = new URL(location, target);
-                        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-                            return { kind: 'error', code: 'BAD_REDIRECT', message: `redirected to a ${next.protocol} URL`, status };
-                        }
-                        // Credentials are for the origin they were configured for, like a browser's fetch does.
-                        if (next.origin !== target.origin)
-                            sent = withoutCredentials(sent);
-                        target = next;
-                        continue;
-                    }
-                    const contentType = String(res.headers['content-type'] ?? '');
-                    if (stream !== undefined && status >= 200 && status < 300) {
-                        let streamed = 0;
-                        for await (const chunk of res.body) {
-                            streamed += chunk.length;
-                            if (stream(chunk))
-                                continue;
-                            res.body.destroy();
-                            break;
-                        }
-                        collector.arrived(streamed);
-                        return { kind: 'http', status, contentType, body: '', json: undefined, truncated: false };
-                    }
-                    const { text: raw, truncated } = await readCapped(res.body);
-                    collector.arrived(raw.length);
-                    const text = secrets.length === 0 ? raw : redact(raw, secrets);
-                    const retryAfter = [res.headers['retry-after']].flat()[0];
-                    return {
-                        kind: 'http',
-                        status,
-                        contentType,
-                        body: text,
-                        json: probe_parseJson(text),
-                        truncated,
-                        ...((status === 429 || status === 503) && retryAfter !== undefined
-                            ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
-                            : {}),
-                        ...(target === url ? {} : { redirectedTo: target.href })
-                    };
-                }
-            };
-            const inFlight = exchange();
-            try {
-                return await Promise.race([inFlight, cut]);
-            }
-            catch (e) {
-                const error = describeError(controller.signal.aborted ? controller.signal.reason : e, proxy);
-                // Headers over undici's limit leave as much garbage behind as a body near the cap would, but no body
-                // arrived to count: counted as one, so that the next one collects.
-                if (error.code === 'UND_ERR_HEADERS_OVERFLOW')
-                    collector.arrived(OVERFLOWED_HEADERS_BYTES);
-                return {
-                    ...error,
-                    message: redact(error.message, secrets),
-                    status,
-                    ...(target === url ? {} : { redirectedTo: target.href })
-                };
-            }
-            finally {
-                clearTimeout(timer);
-                signal?.removeEventListener('abort', onStop);
-                controller.signal.removeEventListener('abort', onCut);
-                if (controller.signal.aborted) {
-                    // What was cut short may still be connecting or retrying: end it, and start the next exchange afresh.
-                    inFlight.catch(() => undefined);
-                    discard(live);
-                    live = connections();
-                }
-            }
-        },
-        close: async () => {
-            discard(live);
-        }
+        const capped = left < LEFT_OUT_BYTES ? '' : capBytes(part, left);
+        left = 0;
+        return capped;
     };
 }
-/** undici retries a connection that fails with `UND_ERR_SOCKET` at once: a proxy closing after CONNECT would loop. */
-function withFinalConnectErrors(options) {
-    const { connect } = options;
-    if (typeof connect !== 'function')
-        return options;
-    return {
-        ...options,
-        connect: (opts, callback) => connect(opts, (err, socket) => callback(err?.code === 'UND_ERR_SOCKET'
-            ? Object.assign(new Error(`the proxy closed the connection (${err.message})`), { code: 'PROXY_CLOSED' })
-            : err, socket))
-    };
+/** A log's last lines, as many as a summary shows of one (each line as `number: text`). */
+function summaryTail(lines) {
+    const shown = lastChars(lines.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
+    return lines.slice(lines.length - shown.length);
 }
-const withoutCredentials = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialName(name)));
-const OVERFLOWED_HEADERS_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
-/** The wait was told to stop (the server exited, a log line matched, the job was cancelled). */
-class ProbeStopped extends Error {
-    code = 'STOPPED';
-    constructor() {
-        super('stopped');
+
+;// CONCATENATED MODULE: ./src/server/job-end.ts
+/** The state's one name, as the runner passes it back: `STATE_servers`. */
+const JOB_END_STATE_NAME = 'servers';
+const NAME = JOB_END_STATE_NAME;
+/** As many as `url` may have lines. */
+const MAX_SERVERS = 1000;
+/** One server's entry, or undefined when it is not this job's to stop. */
+function serverEndState(settings, server) {
+    const { start, container, stop, stopTimeoutMs: timeoutMs, logLines } = settings;
+    const logFile = server?.logFile;
+    if (settings.host !== undefined) {
+        // a remote server is stopped only by its marker: one `start` launched there, or `pid` with `stop: always`
+        const ours = start !== undefined ? stop !== 'never' : stop === 'always';
+        if (!ours || server?.pid === undefined || server.host === undefined)
+            return undefined;
+        const { pid, startTicks, bootId, runMarker } = server;
+        const nodes = server.nodes === undefined ? {} : { nodes: server.nodes };
+        return {
+            kind: 'remote',
+            host: server.host,
+            pid,
+            startTicks,
+            bootId,
+            runMarker,
+            timeoutMs,
+            logFile,
+            logLines,
+            ...nodes
+        };
     }
-}
-class ProbeTimeout extends Error {
-    ms;
-    code = 'TIMEOUT';
-    constructor(ms) {
-        super(`no answer within ${clock_formatDuration(ms)}`);
-        this.ms = ms;
+    if (container !== undefined) {
+        // only a container `start` ran is this job's to stop (`stop: job-end`), or any with `stop: always`
+        const ours = (start !== undefined && stop === 'job-end') || stop === 'always';
+        if (!ours || server?.container === undefined)
+            return undefined;
+        const socket = server.dockerSocket ?? '';
+        return { kind: 'container', container: server.container, socket, timeoutMs, logFile, logLines };
     }
-}
-async function readCapped(body) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        if (size + chunk.length > BODY_CAP_BYTES) {
-            chunks.push(chunk.subarray(0, BODY_CAP_BYTES - size));
-            body.destroy();
-            return { text: decode(chunks), truncated: true };
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-    }
-    return { text: decode(chunks), truncated: false };
-}
-const decode = (chunks) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
-/** No model list nests deeper; JSON.parse of a 1 MiB `[[[\u2026]]]` builds half a million arrays. */
-const MAX_JSON_DEPTH = 64;
-function probe_parseJson(text) {
-    const first = /\S/.exec(text.slice(0, 4096))?.[0];
-    if ((first !== '{' && first !== '[') || nestsDeeperThan(text, MAX_JSON_DEPTH))
+    // a server this step launched is this job's to stop; one given by `pid` only with `stop: always`
+    const ours = start !== undefined ? stop !== 'never' : stop === 'always';
+    if (!ours || server?.pid === undefined)
         return undefined;
+    const { pid, startTicks, bootId, runMarker } = server;
+    return { kind: 'process', pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines };
+}
+/** Each server's entry, in the order of the `url` lines, from what is known of each so far (undefined: not launched). */
+function serverEndStates(settings, facts) {
+    const { stop, stopTimeoutMs, logLines } = settings;
+    return settings.servers.map(({ start, container, host }, i) => serverEndState({ start, container, host, stop, stopTimeoutMs, logLines }, facts(i)));
+}
+/** Whether some server, once launched, is this job's to stop: its state must then be saved as soon as it runs. */
+const stopsAnyAtJobEnd = (settings) => serverEndStates(settings, () => ({ pid: 1, container: 'any', host: 'any' })).some((s) => s !== undefined);
+/** The state to save (each server's entry, in order), or undefined when no server has one. */
+function jobEndState(servers) {
+    if (servers.every((s) => s === undefined))
+        return undefined;
+    return { [NAME]: JSON.stringify(servers.map((s) => s ?? null)) };
+}
+/** A state value not in the form the main step writes: refused whole, and nothing is signalled. */
+class JobEndStateError extends Error {
+    stateName;
+    value;
+    form;
+    constructor(
+    /** Where in the state: `servers[0].pid`. */
+    stateName, value, 
+    /** The form the main step writes. */
+    form) {
+        super(`STATE_${stateName}: not ${form}`);
+        this.stateName = stateName;
+        this.value = value;
+        this.form = form;
+        this.name = 'JobEndStateError';
+    }
+}
+/** The saved entries, each to be read by `readServerEndState`; none when the main step saved nothing. */
+function readJobEndState(get) {
+    const text = get(NAME);
+    if (text === '')
+        return [];
+    let list;
     try {
-        return JSON.parse(text);
+        list = JSON.parse(text);
     }
     catch {
+        list = undefined;
+    }
+    if (!Array.isArray(list) || list.length === 0 || list.length > MAX_SERVERS)
+        throw new JobEndStateError(NAME, text, `a JSON list of 1 to ${MAX_SERVERS} servers`);
+    return list;
+}
+/** Linux's largest pid (PID_MAX_LIMIT); pid 1 is init, never a server this step launched. */
+const PID_MAX = 4_194_304;
+const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MARKER_FORM = /^[0-9a-f]{32}$/;
+/** As `host` takes it: nothing ssh could read as an option. */
+const HOST_FORM = /^[A-Za-z0-9_][A-Za-z0-9_.@:[\]%-]{0,254}$/;
+const CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
+/** A path as `log-file` takes it (the post step runs in the workspace too): no control character, at most PATH_MAX. */
+// eslint-disable-next-line no-control-regex
+const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
+/** Server `i`'s entry, read back in the form `serverEndState` writes; undefined when it has nothing to stop. */
+function readServerEndState(entry, i) {
+    if (entry === null)
         return undefined;
-    }
-}
-function nestsDeeperThan(text, max) {
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-            if (c === 0x5c)
-                i++;
-            else if (c === 0x22)
-                inString = false;
-        }
-        else if (c === 0x22)
-            inString = true;
-        else if (c === 0x7b || c === 0x5b) {
-            if (++depth > max)
-                return true;
-        }
-        else if (c === 0x7d || c === 0x5d)
-            depth--;
-    }
-    return false;
-}
-/** Errors of the connection itself: through a proxy, they are the proxy's (it connects to the server). */
-const CONNECT_CODES = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ETIMEDOUT',
-    'UND_ERR_CONNECT_TIMEOUT'
-]);
-function describeError(e, proxy) {
-    let err = e;
-    // undici wraps socket and TLS errors; the innermost coded error is the informative one.
-    while (err?.cause && typeof err.cause.code === 'string')
-        err = err.cause;
-    if (err && Array.isArray(err.errors)) {
-        // happy-eyeballs (localhost \u2192 ::1 and 127.0.0.1) reports an AggregateError of both attempts
-        const inner = err.errors.find((x) => x?.code);
-        if (inner)
-            err = inner;
-    }
-    const code = err?.code ?? 'UNKNOWN';
-    const message = err?.message ?? String(e);
-    if (proxy === undefined || code === 'TIMEOUT' || code === 'STOPPED')
-        return { kind: 'error', code, message };
-    // `PROXY_` keeps a refused proxy from reading as a refused server (nor waking the server's port watch).
-    const proxied = CONNECT_CODES.has(code) ? `PROXY_${code}` : code;
-    return { kind: 'error', code: proxied, message, proxy: proxyLabel(proxy) };
-}
-
-;// CONCATENATED MODULE: ./src/report/answer-report.ts
-/** An answer in words: its one-line summary (the log, the timeline) and its detail (why it is not ready). */
-
-
-
-
-
-const ERROR_WORDS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset by the server',
-    UND_ERR_SOCKET: 'connection closed by the server before a complete answer',
-    EPIPE: 'connection closed by the server',
-    ENOTFOUND: 'host not found (DNS)',
-    EAI_AGAIN: 'host name lookup failed for now (DNS)',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    ETIMEDOUT: 'connection attempt timed out',
-    UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
-    HPE_INVALID_CONSTANT: 'the answer is not valid HTTP',
-    TOO_MANY_REDIRECTS: `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`,
-    BAD_REDIRECT: 'redirected to a URL that is not http:// or https://'
-};
-/** What a proxy did when the connection to it failed (`PROXY_<code>`, see the probe). */
-const PROXY_WORDS = {
-    ECONNREFUSED: 'refused the connection',
-    ENOTFOUND: 'was not found (DNS)',
-    EAI_AGAIN: 'could not be looked up for now (DNS)',
-    EHOSTUNREACH: 'is unreachable',
-    ENETUNREACH: 'is on an unreachable network',
-    ETIMEDOUT: 'did not accept the connection in time',
-    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
-    CLOSED: 'closed the connection before the tunnel was open'
-};
-/** A `PROXY_<code>` (`viaProxy`) is said after "the proxy \u2026". */
-function codeWords(code, viaProxy) {
-    // a code the tables do not name (facts/answer.ts lists those they do) has no words of its own
-    const errors = ERROR_WORDS;
-    const proxies = PROXY_WORDS;
-    if (!viaProxy)
-        return errors[code];
-    const own = code.slice('PROXY_'.length);
-    return proxies[own] ?? (errors[own] === undefined ? undefined : `failed: ${errors[own]}`);
-}
-function answer_report_someOf(ids, max, total = ids.length) {
-    const named = ids.slice(0, max).map((id) => clip(id, NAMED_ID_CHARS));
-    return total > named.length ? `${named.join(', ')} and ${total - named.length} more` : named.join(', ');
-}
-/** A generation request that produced a token: its arrival is the news, not its body. */
-const generatedWords = (request) => ({ summary: `${request} generated`, detail: '' });
-/** An answer in words: the same words for the same answer (it names the model, the text or the pattern it lacks). */
-function answer_report_answerWords(answer) {
-    const stopped = cannotChangeWords(answer, () => listedWords(answer));
-    if (stopped !== undefined)
-        return stopped;
-    if (answer.engineReadiness !== undefined)
-        return withEngineReadinessWords(answer);
-    if (answer.generation !== undefined)
-        return withGenerationWords(answer);
-    if (answer.error !== undefined)
-        return errorWords(answer, answer.error);
-    const status = `HTTP ${answer.status}`;
-    const said = answer.said ? ` ${answer.said}` : '';
-    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
-        return {
-            summary: `${status}${said}`,
-            detail: `the server refused the request as ${answer.status === 401 ? 'unauthenticated' : 'forbidden'}: ` +
-                'set "api-key" to the key the server was started with (sent as "Authorization: Bearer <key>"), ' +
-                'or pass the header it expects with "headers"'
-        };
-    }
-    if (answer.state === 'waiting' && answer.missing === undefined)
-        return { summary: `${status}${said}`, detail: `${status} is not an accepted status` };
-    if (answer.missing?.what === 'completion') {
-        return {
-            summary: `${status} ${answer.said ?? 'with an empty body'} \u2014 not a completion`,
-            detail: `the answer is not a ${answer.missing.route} completion`
-        };
-    }
-    const { models } = answer;
-    const listed = models === undefined
-        ? ''
-        : models.length === 0
-            ? ', lists no models'
-            : `, serving [${answer_report_someOf(models, models.length, answer.modelCount)}]`;
-    const summary = `${status}${listed || said}`;
-    if (answer.ambiguous !== undefined) {
-        const words = ambiguousModelText(answer.ambiguous.model, answer.ambiguous.candidates, answer.ambiguous.count);
-        return { summary: `${summary} \u2014 ${words.summary}`, detail: words.detail };
-    }
-    if (answer.missing === undefined)
-        return { summary, detail: '' };
-    const why = missingWords(answer.missing, answer);
-    return { summary: `${summary} \u2014 ${why}`, detail: why };
-}
-/** The one-line summary of the model list under a fatal answer built on it. */
-const listedWords = (answer) => answer_report_answerWords({
-    ...answer,
-    state: 'ready',
-    wrongModel: undefined,
-    engineDead: undefined,
-    generationsFailing: undefined,
-    engineReadiness: undefined,
-    generation: undefined
-}).summary;
-/** What a model list or body lacks (a generation answer that is no completion is told above, in its own words). */
-function missingWords(missing, answer) {
-    switch (missing.what) {
-        case 'model-list':
-            return `the answer is not a model list, so "${missing.model}" cannot be found in it${missing.truncated ? ' (body over 1 MiB, cut)' : ''}`;
-        case 'model':
-            if (missing.partial !== undefined)
-                return `"${missing.model}" is not among the listed models ("${clip(missing.partial, NAMED_ID_CHARS)}" contains it, which "model-match: exact" refuses)`;
-            return answer.models?.length
-                ? `"${missing.model}" is not among the listed models`
-                : `"${missing.model}" is not listed yet`;
-        case 'model-loaded':
-            return `"${missing.id}" is listed but still loading (${missing.loading})`;
-        case 'model-unloaded':
-            return unloadedModelText(missing.id, missing.loadAsked === true);
-        case 'match':
-            return `the body does not contain "${missing.match}"`;
-        case 'match-regex-in-time':
-            return `${missing.pattern} ran out of time on the body (it backtracks too much: simplify "match")`;
-        case 'match-regex':
-            return `the body does not match ${missing.pattern}`;
-    }
-}
-function errorWords(answer, code) {
-    if (answer.plainHttp !== undefined) {
-        const to = answer.plainHttp.redirectedTo;
-        const where = to === undefined ? 'the server' : `${new URL(to).host} (where the server redirected)`;
-        return {
-            summary: 'TLS error: the server answered in plain HTTP, not TLS',
-            detail: `${where} speaks plain HTTP on this port, not HTTPS (${code}): ` +
-                (to === undefined
-                    ? 'use an http:// URL'
-                    : `its redirect to ${to} is to a port without TLS: fix the redirect, or give the final address with http://`) +
-                '; "ca-cert" and "insecure-tls" cannot help'
-        };
-    }
-    if (answer.state === 'fatal' && answer.ambiguous === undefined) {
-        return {
-            summary: `TLS error: ${answer.said}`,
-            detail: `the server's certificate was not accepted (${code}): ${answer.said}. ` +
-                'Give its CA certificate with "ca-cert", or set "insecure-tls: true" to skip the check'
-        };
-    }
-    if (code === 'TIMEOUT') {
-        const summary = answer.status === undefined
-            ? 'no answer (request timed out)'
-            : `HTTP ${answer.status}, but the body did not arrive in time`;
-        return { summary, detail: summary };
-    }
-    const viaProxy = answer.proxy !== undefined;
-    const known = codeWords(code, viaProxy);
-    const words = viaProxy
-        ? `the proxy ${answer.proxy} ${known ?? `failed: ${answer.said}`}`
-        : (known ?? `${answer.said} (${code})`);
-    const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
-    return { summary, detail: summary };
-}
-/** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
-function withEngineReadinessWords(answer) {
-    const { request, answer: engine } = answer.engineReadiness;
-    const listed = answer_report_answerWords({ ...answer, state: 'ready', engineReadiness: undefined }).summary;
-    const said = answer_report_answerWords(engine);
-    const summary = `${listed} \u2014 ${request}: ${said.summary}`;
-    return {
-        summary,
-        detail: engine.state === 'ready' ? '' : `the model is listed, but ${request} says not ready yet: ${said.summary}`
+    const at = `${NAME}[${i}]`;
+    if (typeof entry !== 'object' || Array.isArray(entry))
+        throw new JobEndStateError(at, shown(entry), 'a server (a JSON object), or null');
+    const saved = entry;
+    const whole = (name, min, max, form, optional = false) => {
+        const v = saved[name];
+        if (optional && v === undefined)
+            return undefined;
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+            throw new JobEndStateError(`${at}.${name}`, shown(v), form);
+        return v;
     };
-}
-/** A listed model's answer with the generation request that followed it. */
-function withGenerationWords(answer) {
-    const { request, answer: generation } = answer.generation;
-    // The model was listed and ready when the generation request went out.
-    const listed = answer_report_answerWords({ ...answer, state: 'ready', generation: undefined }).summary;
-    if (generation.state === 'ready')
-        return { summary: `${listed} \u2014 ${generatedWords(request).summary}`, detail: '' };
-    const said = answer_report_answerWords(generation);
-    return {
-        summary: `${listed} \u2014 ${request}: ${said.summary}`,
-        detail: answer.state === 'fatal'
-            ? `${request}: ${said.detail}`
-            : `the model is listed, but ${request} failed: ${said.summary}`
+    const matching = (name, pattern, form, optional = true) => {
+        const v = saved[name];
+        if (optional && v === undefined)
+            return undefined;
+        if (typeof v !== 'string' || !pattern.test(v))
+            throw new JobEndStateError(`${at}.${name}`, shown(v), form);
+        return v;
     };
+    const common = {
+        timeoutMs: whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
+        logFile: matching('logFile', PATH_FORM, 'a path without control characters, or none'),
+        logLines: whole('logLines', 0, 1000, 'a whole number from 0 to 1000')
+    };
+    if (saved.kind === 'container')
+        return {
+            kind: 'container',
+            container: matching('container', CONTAINER_FORM, 'a container id or name', false),
+            socket: matching('socket', PATH_FORM, 'a socket path without control characters', false),
+            ...common
+        };
+    const processEntry = {
+        pid: whole('pid', 2, PID_MAX, `a process id from 2 to ${PID_MAX}`),
+        startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
+        bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
+        runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
+        ...common
+    };
+    if (saved.kind === 'remote') {
+        const host = matching('host', HOST_FORM, 'an ssh destination', false);
+        if (saved.nodes === undefined)
+            return { kind: 'remote', host, ...processEntry };
+        const nodes = saved.nodes;
+        if (!Array.isArray(nodes) || nodes.length > MAX_SERVERS)
+            throw new JobEndStateError(`${at}.nodes`, shown(nodes), 'a list of nodes');
+        return {
+            kind: 'remote',
+            host,
+            ...processEntry,
+            nodes: nodes.map((n, j) => {
+                const node = (typeof n === 'object' && n !== null ? n : {});
+                const where = `${at}.nodes[${j}]`;
+                if (typeof node.host !== 'string' || !HOST_FORM.test(node.host))
+                    throw new JobEndStateError(`${where}.host`, shown(node.host), 'an ssh destination');
+                if (typeof node.pid !== 'number' || !Number.isInteger(node.pid) || node.pid < 2 || node.pid > PID_MAX)
+                    throw new JobEndStateError(`${where}.pid`, shown(node.pid), `a process id from 2 to ${PID_MAX}`);
+                const ticks = node.startTicks;
+                if (ticks !== undefined && (typeof ticks !== 'number' || !Number.isSafeInteger(ticks) || ticks < 0))
+                    throw new JobEndStateError(`${where}.startTicks`, shown(ticks), 'a start time in clock ticks, or none');
+                return { host: node.host, pid: node.pid, startTicks: ticks };
+            })
+        };
+    }
+    if (saved.kind !== 'process')
+        throw new JobEndStateError(`${at}.kind`, shown(saved.kind), '"process", "container" or "remote"');
+    return { kind: 'process', ...processEntry };
 }
-const quoted = (ids) => ids
-    .slice(0, 10)
-    .map((id) => `"${clip(id, 200)}"`)
-    .join(', ');
-/** The answers that end a wait at once, since waiting cannot change them. */
-function cannotChangeWords(answer, listed) {
-    if (answer.loadFailed !== undefined) {
-        const { request, model, reason, state = 'UNAVAILABLE' } = answer.loadFailed;
-        const said = clip(reason, 500);
-        return {
-            summary: `${request}: "${model}" ${state}: ${said}`,
-            detail: `the engine says "${model}" failed to load (${request}: ${state}): ${said}. Waiting will not load it`
-        };
-    }
-    if (answer.wrongModel !== undefined) {
-        const { model, serving, nearest, forMs } = answer.wrongModel;
-        const near = nearest === undefined ? '' : ` (the nearest listed name is "${clip(nearest, 200)}")`;
-        return {
-            summary: `${listed()} \u2014 serves another model, not "${model}"`,
-            detail: `the server serves ${quoted(serving)}, not "${model}"${near}, unchanged for ${formatDuration(forMs)}, ` +
-                'and this engine serves only the models it was started with. Fix "model", or the model the server starts with'
-        };
-    }
-    if (answer.engineDead !== undefined) {
-        const { request, by, status, count } = answer.engineDead;
-        const what = by === 'health'
-            ? `${request} answered ${status ?? 'an error'} after it had said ready`
-            : `${request} answered the engine's own dead-engine error ${count ?? 3} times in a row` +
-                (status === undefined ? '' : ` (HTTP ${status})`);
-        return {
-            summary: `${listed()} \u2014 the engine died: ${what}`,
-            detail: `the engine's core died: ${what}. It will not recover by waiting: see the server's log, and restart it`
-        };
-    }
-    if (answer.generationsFailing !== undefined && answer.generation !== undefined) {
-        const { request, forMs, count } = answer.generationsFailing;
-        const said = answer_report_answerWords(answer.generation.answer).summary;
-        const what = `${request} answered the same error for ${formatDuration(forMs)} (${count} times in a row): ${said}`;
-        return {
-            summary: `${listed()} \u2014 generations keep failing: ${what}`,
-            detail: `the model is listed and the engine says ready, but ${what}. ` +
-                "Waiting will not make it generate: see the server's log"
-        };
-    }
-    return undefined;
-}
+/** A saved value as the refusal shows it. */
+const shown = (v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
 
 ;// CONCATENATED MODULE: ./src/server/proc.ts
 /** Reading Linux's /proc: a process's stat line, the process ids, a command line, an environment; nothing without it. */
@@ -19824,7 +18130,7 @@ function port_owner_portOwner(port, { proc = '/proc' } = {}) {
     };
 }
 /** Whether what listens on `port` belongs to `pid` or its descendants (a `start` shell's child, forked workers). */
-function port_owner_listenerOwnership(port, pid, { proc = '/proc' } = {}) {
+function listenerOwnership(port, pid, { proc = '/proc' } = {}) {
     const owner = port_owner_portOwner(port, { proc });
     if (owner.kind !== 'listening')
         return owner;
@@ -19928,1419 +18234,73 @@ function port_owner_localPort(url, hostName = process.getBuiltinModule('node:os'
 /** Docker's userland proxy, which holds a container's published port on the host (`docker run -p`). */
 const port_owner_isDockerProxy = (command) => /(^|\/)docker-proxy(\s|$)/.test(command);
 
-;// CONCATENATED MODULE: ./src/server/env-report.ts
-/** `env-report`: the chosen variables of the process that serves, with credential-like values masked. */
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/agent.js
+var agent = __nccwpck_require__(7405);
+var agent_default = /*#__PURE__*/__nccwpck_require__.n(agent);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/dispatcher.js
+var dispatcher = __nccwpck_require__(883);
+var dispatcher_default = /*#__PURE__*/__nccwpck_require__.n(dispatcher);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/client.js
+var client = __nccwpck_require__(3701);
+// EXTERNAL MODULE: ./node_modules/undici/lib/dispatcher/proxy-agent.js
+var proxy_agent = __nccwpck_require__(6672);
+// EXTERNAL MODULE: ./node_modules/undici/lib/api/index.js
+var api = __nccwpck_require__(6615);
+;// CONCATENATED MODULE: ./src/http/undici-parts.ts
+// @ts-expect-error -- undici ships no declarations for its internal paths; typed below
 
+// @ts-expect-error -- as above
 
+// @ts-expect-error -- as above
 
-/**
- * A credential's own value, held apart from its entry so that no serialisation of the facts (the log, the summary,
- * `--json`) can carry it: only the history reads it, to store a keyed hash of it.
- */
-const secretValues = new WeakMap();
-/** The value a masked entry stands for; undefined for an entry that is not a credential. */
-const secretValueOf = (entry) => secretValues.get(entry);
-/** `*` any run of characters, `?` one: as `env-report` reads its names. */
-const glob = (pattern) => new RegExp(`^${pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.')}$`);
-/**
- * Each name or glob in order; a glob gives every matching variable, sorted. A value is masked by the one credential
- * rule (inputs/secrets.ts), which also masks one that holds one of `secrets`: the report goes into the history file.
- */
-function envReport(patterns, environ, secrets = []) {
-    const entries = [];
-    const seen = new Set();
-    for (const pattern of patterns) {
-        const matches = glob(pattern);
-        const names = Object.keys(environ)
-            .filter((n) => matches.test(n))
-            .sort();
-        if (names.length === 0)
-            entries.push({ name: pattern });
-        for (const name of names.filter((n) => !seen.has(n))) {
-            seen.add(name);
-            const value = environ[name];
-            if (!isSecretValue(name, value, secrets)) {
-                entries.push({ name, value });
-                continue;
-            }
-            const entry = { name, value: MASK, secret: true };
-            secretValues.set(entry, value);
-            entries.push(entry);
-        }
-    }
-    return entries;
+// @ts-expect-error -- as above
+
+// @ts-expect-error -- as above
+
+/** What undici's index does on import: every dispatcher gets request(), connect() and the rest. Safe to call again. */
+function setUpUndici() {
+    const prototype = (dispatcher_default()).prototype;
+    if (prototype.request !== api.request)
+        Object.assign(prototype, api);
 }
-/**
- * The first of the server's processes (`pid` and its descendants) that listens on one of `ports`, or undefined
- * when none does (not yet, no /proc, or a holder this user cannot see).
- */
-function servingProcess(pid, ports) {
-    for (const port of ports) {
-        const o = listenerOwnership(port, pid);
-        if (o.kind === 'ours')
-            return { pid: o.holder.pid, port, environ: procEnviron(o.holder.pid) };
-    }
-    return undefined;
-}
-/** Whether `env-report`'s `patterns` name the variable `name`. */
-const env_report_reportsName = (patterns, name) => patterns.some((p) => glob(p).test(name));
-/**
- * The variables `patterns` names whose value differs between the two environments (set in only one included),
- * sorted. Compared on the real values, so that a masked credential that differs is named too.
- */
-function envDifferences(patterns, a, b) {
-    const globs = patterns.map(glob);
-    const names = new Set([...Object.keys(a), ...Object.keys(b)].filter((n) => globs.some((g) => g.test(n))));
-    return [...names].filter((n) => a[n] !== b[n]).sort();
-}
-/** The real value, so that two masked credentials that differ are told apart. */
-const realValue = (e) => e === undefined ? undefined : (secretValueOf(e) ?? e.value);
-/**
- * The variables in which any readable GPU worker's value is not the served process's, in the report's order: the
- * workers grouped by value, in order of their first pid.
- */
-function workerDifferences(server, workers) {
-    const read = workers.filter((w) => w.env !== undefined);
-    const names = [...new Set([...server, ...read.flatMap((w) => w.env)].map((e) => e.name))];
-    const differences = [];
-    for (const name of names) {
-        const mine = server.find((e) => e.name === name);
-        const groups = new Map();
-        for (const w of [...read].sort((a, b) => a.pid - b.pid)) {
-            const e = w.env.find((x) => x.name === name);
-            const key = realValue(e);
-            const group = groups.get(key) ?? { value: e?.value, pids: [] };
-            group.pids.push(w.pid);
-            groups.set(key, group);
-        }
-        if ([...groups.keys()].some((k) => k !== realValue(mine)))
-            differences.push({ name, server: mine?.value, groups: [...groups.values()] });
-    }
-    return differences;
+const Agent = (agent_default());
+const Client = (/* unused pure expression or super */ null && (ClientImpl));
+const ProxyAgent = (/* unused pure expression or super */ null && (ProxyAgentImpl));
+function request(dispatcher, options) {
+    return dispatcher.request(options);
 }
 
-;// CONCATENATED MODULE: ./src/server/nccl-log.ts
-/**
- * NCCL's own word on the environment it took: its `NCCL_DEBUG=INFO` lines in the server's log, per process and rank.
- * `/proc` shows a process's environment at its start; these lines show what NCCL read when it initialised.
- *
- * The line formats, from NCCL's source (NVIDIA/nccl@5067397c2676d5aed50042fc39e5c8ee96eb0027, 2.30.7):
- * - src/debug.cc:330, 354: every INFO line is `"%s:%d:%d "` (hostname, pid, tid), then `"[%d] NCCL INFO %s\n"`.
- * - src/graph/tuning.cc:455, 460: `"NCCL_PROTO set by environment to %s"`, `"NCCL_ALGO set by environment to %s"`.
- * - src/misc/param.cc:100: `"%s set by environment to %lld."` (an integer parameter read from the environment).
- * - src/init.cc:1945: `"%s comm %p rank %d nranks %d cudaDev %d nvmlDev %d busId %lx commId 0x%llx - Init COMPLETE"`.
- * - src/init.cc:694-702: `"NCCL version " \u2026`, bare at the VERSION level or as an INFO line.
- * NVIDIA/nccl@v2.21.5-1 (ab2b89c4c339bd7f816fbc114a4b05d386b66290) has the same: src/debug.cc:183 (one format),
- * src/graph/tuning.cc:275, 280, src/misc/param.cc:75, src/init.cc:1573 (`ncclCommInitRank comm %p rank %d \u2026`).
- */
-
-/** Bounds on what a log can make this hold: a flood of NCCL lines is kept to a fixed size. */
-const MAX_PROCESSES = 1024;
-const MAX_NAMES = 200;
-const MAX_VALUE_CHARS = 200;
-const INFO = /(?:^|\s)([^\s:]+):(\d+):\d+ \[-?\d+\] NCCL INFO (.*)$/;
-const SET_BY_ENV = /^(NCCL_\w+) set by environment to (.*)$/;
-const COMPLETE = /\bcomm \S+ rank (\d+) nranks (\d+) .*- Init COMPLETE\s*$/;
-const VERSION = /(?:^|NCCL INFO )NCCL version (\d+\.\d+\.\d+\S*)/;
-/** Collects NCCL's lines as the log is read; `view()` is undefined while none came. */
-class NcclLines {
-    processes = new Map();
-    version;
-    line(text) {
-        if (!text.includes('NCCL '))
-            return;
-        if (this.version === undefined)
-            this.version = VERSION.exec(text)?.[1];
-        const info = text.includes('] NCCL INFO ') ? INFO.exec(text) : null;
-        if (info === null)
-            return;
-        const [, host, pidText, message] = info;
-        const pid = Number(pidText);
-        let p = this.processes.get(pid);
-        if (p === undefined) {
-            if (this.processes.size >= MAX_PROCESSES)
-                return;
-            p = { host, pid, env: {} };
-            this.processes.set(pid, p);
-        }
-        const set = SET_BY_ENV.exec(message);
-        if (set !== null) {
-            const [, name, said] = set;
-            if (!(name in p.env) && Object.keys(p.env).length >= MAX_NAMES)
-                return;
-            // param.cc ends an integer with a full stop
-            p.env[name] = (/^-?\d+\.$/.test(said) ? said.slice(0, -1) : said.trimEnd()).slice(0, MAX_VALUE_CHARS);
-            return;
-        }
-        const complete = COMPLETE.exec(message);
-        if (complete === null)
-            return;
-        const [rank, nranks] = [Number(complete[1]), Number(complete[2])];
-        // a process is in several communicators (tensor-parallel, pipeline, world): its place in the largest
-        if (p.nranks === undefined || nranks > p.nranks)
-            Object.assign(p, { rank, nranks });
-    }
-    view() {
-        if (this.processes.size === 0)
-            return undefined;
-        const processes = [...this.processes.values()].sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.pid - b.pid);
-        return { ...(this.version === undefined ? {} : { version: this.version }), processes };
+;// CONCATENATED MODULE: ./src/inputs/input-error.ts
+/** The form of `pid` (and the CLI's `stop --pid`), named by the input and by the server reading it. */
+const input_error_PID_FORM = 'a process id (12345) or the path of a file holding one';
+/** The problem in words: `line 2: "5x" is not \u2026`. */
+function problemText({ value, problem, form, line }) {
+    const where = line === undefined ? '' : `line ${line}: `;
+    if (problem === undefined)
+        return `${where}"${value}" is not ${form}`;
+    const what = value === undefined ? problem : `"${value}" ${problem}`;
+    return `${where}${what}${form === undefined ? '' : `: give ${form}`}`;
+}
+/** A problem found by a parser of one value, which knows no input's name: the parser's caller adds it. */
+class ProblemError extends Error {
+    problem;
+    constructor(problem, options) {
+        super(problemText(problem), options);
+        this.problem = problem;
+        this.name = 'ProblemError';
     }
 }
-/** `0\u20137`, `1301\u20131304, 1306`: numbers as runs. */
-function ranges(numbers) {
-    const sorted = [...new Set(numbers)].sort((a, b) => a - b);
-    const runs = [];
-    for (let i = 0; i < sorted.length;) {
-        let j = i;
-        while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1)
-            j++;
-        runs.push(j === i ? String(sorted[i]) : `${sorted[i]}\u2013${sorted[j]}`);
-        i = j + 1;
-    }
-    return runs.join(', ');
-}
-/** `ranks 0\u20137`, `rank 3`, `ranks 0\u20133 and pid 1290`. */
-function processesText(ps) {
-    const ranked = ps.filter((p) => p.rank !== undefined).map((p) => p.rank);
-    const unranked = ps.filter((p) => p.rank === undefined).map((p) => p.pid);
-    const parts = [
-        ranked.length === 0 ? '' : `${ranked.length === 1 ? 'rank' : 'ranks'} ${ranges(ranked)}`,
-        unranked.length === 0 ? '' : `${unranked.length === 1 ? 'pid' : 'pids'} ${ranges(unranked)}`
-    ].filter(Boolean);
-    return parts.join(' and ');
-}
-function ncclVariables(view) {
-    const names = [...new Set(view.processes.flatMap((p) => Object.keys(p.env)))].sort();
-    return names.map((name) => {
-        const values = new Map();
-        for (const p of view.processes)
-            if (name in p.env)
-                values.set(p.env[name], [...(values.get(p.env[name]) ?? []), p]);
-        return {
-            name,
-            values: [...values].map(([value, by]) => ({ value, by })),
-            silent: view.processes.filter((p) => !(name in p.env))
-        };
-    });
-}
-/** `NCCL_PROTO=LL in ranks 0\u20137`; `NCCL_PROTO=LL in ranks 0\u20133; not said by ranks 4\u20137`. */
-function ncclVariableText(v) {
-    const said = v.values.map((x) => `${v.name}=${x.value} in ${processesText(x.by)}`).join('; ');
-    return v.silent.length === 0 ? said : `${said}; not said by ${processesText(v.silent)}`;
-}
-/**
- * The variables `env-report` shows set that NCCL's lines never say it took: NCCL's own (`NCCL_*`), less its logging's
- * (`NCCL_DEBUG*`, read before it can log, and proven by the lines themselves).
- */
-function unconfirmed(reported, view) {
-    const said = new Set(view.processes.flatMap((p) => Object.keys(p.env)));
-    return [...reported].filter((n) => n.startsWith('NCCL_') && !n.startsWith('NCCL_DEBUG') && !said.has(n)).sort();
-}
-/**
- * What NCCL says a GPU worker took, where `/proc` showed that worker another value (or none) at its start, for the
- * variables `patterns` reports. Credentials are left out: their values are not to be set side by side.
- */
-function setInside(patterns, view, workers) {
-    const atStart = new Map(workers.flatMap((w) => (w.env === undefined ? [] : [[w.pid, w.env]])));
-    const found = new Map();
-    for (const p of view.processes) {
-        const env = atStart.get(p.pid);
-        if (env === undefined)
-            continue;
-        for (const [name, value] of Object.entries(p.env)) {
-            const entry = env.find((e) => e.name === name);
-            if (!reportsName(patterns, name) || entry?.secret || entry?.value === value)
-                continue;
-            const key = `${name}=${value}`;
-            found.set(key, { name, value, by: [...(found.get(key)?.by ?? []), p] });
-        }
-    }
-    return [...found.values()];
-}
-
-;// CONCATENATED MODULE: ./src/report/progress.ts
-/** The progress lines: the first, each change of answer, the gate's own, the last, and `check`'s one line. */
-
-
-
-
-/** `startup`: where the server's own startup is, from its log (a still-waiting line leads with it). */
-function eventLine(event, startup) {
-    const at = formatDuration(event.elapsedMs);
-    const { summary } = answerWords(event.assessment.answer);
-    if (event.type === 'change')
-        return `${at}: ${summary}`;
-    if (event.type === 'lost')
-        return `${at}: the server stopped answering (${summary}) after it had answered: crashed or restarting?`;
-    if (startup !== undefined)
-        return `${at}: ${startup}; the server still answers: ${summary} (${progress_probes(event.attempt)} so far)`;
-    return `${at}: still waiting (${progress_probes(event.attempt)} so far); the server still answers: ${summary}`;
-}
-/** A debug line for one probe: what came back, the body quoted (so its line breaks stay escaped). */
-function probeLine(result) {
-    if (result.kind === 'error')
-        return `probe: ${result.code} (${result.message})${result.status === undefined ? '' : ` after HTTP ${result.status}`}`;
-    const facts = [
-        `${Buffer.byteLength(result.body)} bytes${result.truncated ? ' (cut at 1 MiB)' : ''}`,
-        result.contentType && `content-type ${result.contentType}`,
-        result.retryAfterMs !== undefined && `Retry-After ${formatDuration(result.retryAfterMs)}`,
-        result.redirectedTo && `after redirects, from ${result.redirectedTo}`
-    ].filter(Boolean);
-    return `probe: HTTP ${result.status}, ${facts.join(', ')}: ${JSON.stringify(result.body.slice(0, 200))}`;
-}
-/** The line the progress ends with. */
-function finalLine(outcome) {
-    // a fleet: how many are ready, and which endpoint the line's figures are
-    const results = outcome.results ?? [];
-    const fleet = results.length > 1
-        ? ` (${outcome.url?.href ?? 'an endpoint'}; ${results.filter((r) => r.ready).length} of ${results.length} endpoints ready)`
-        : '';
-    if (outcome.ready) {
-        const model = outcome.last?.modelId ? `; model "${outcome.last.modelId}"` : '';
-        const said = outcome.last === undefined ? '' : answerWords(outcome.last.answer).summary;
-        return `Ready after ${formatDuration(outcome.elapsedMs)} (${progress_probes(outcome.attempts)})${model}: ${said}${fleet}`;
-    }
-    return `Not ready after ${formatDuration(outcome.elapsedMs)} (${progress_probes(outcome.attempts)}): ${outcome.reason}${fleet}`;
-}
-/** `env-report` asked for, and nothing to report: the log and the job summary say so alike. */
-const progress_envUnreadableText = (server) => `The environment of process ${server.envPid ?? server.pid} could not be read (it has exited, or this is not Linux).`;
-/** Whose environment the report is: `process 1235, which listens on port 8000` (the launched one named where it is another). */
-const progress_envWhose = (server) => server.envPort === undefined
-    ? `process ${server.envPid ?? server.pid}`
-    : `process ${server.envPid ?? server.pid}, which listens on port ${server.envPort}` +
-        (server.launchedEnv === undefined ? '' : `; the launched process is ${server.launchedEnv.pid}`);
-/** The listener is not the launched process: whether, and in which variables, their environments differ. */
-function progress_envDiffersText(server) {
-    const launched = server.launchedEnv;
-    if (launched === undefined)
-        return '';
-    if (launched.env === undefined)
-        return `The environment of the launched process ${launched.pid} could not be read.`;
-    if (launched.differs.length === 0)
-        return `The launched process ${launched.pid} has the same values.`;
-    const n = launched.differs.length;
-    return (`The launched process ${launched.pid} has other values for ${n === 1 ? 'one variable' : `${n} variables`} ` +
-        `(${launched.differs.join(', ')}): the server did not get what the step set. The launched process has:`);
-}
-/** `the API process (pid 1200)`: the one that listens on the URL's port, else the one `env` is of. */
-const servedName = (server) => `${server.envPort === undefined ? 'the server process' : 'the API process'} (pid ${server.envPid ?? server.pid})`;
-const shown = (v) => v === undefined ? 'unset' : v.length > 200 ? `${v.slice(0, 200)}\u2026` : v;
-const pidsText = (pids) => `${pids.length === 1 ? 'pid' : 'pids'} ${ranges(pids)}`;
-/** `NCCL_PROTO: LL in the API process (pid 1200), unset in 8 of 8 GPU workers (pids 1301\u20131308)`. */
-function workerDifferenceText(d, server) {
-    const n = d.groups.reduce((sum, g) => sum + g.pids.length, 0);
-    const groups = d.groups.map((g) => `${shown(g.value)} in ${g.pids.length} of ${n} GPU workers (${pidsText(g.pids)})`);
-    return `${d.name}: ${shown(d.server)} in ${servedName(server)}, ${groups.join(', ')}`;
-}
-/** The GPU workers against the served process: a line per variable that differs, or that none does. */
-function progress_workersText(server) {
-    const workers = server.gpuWorkers;
-    if (workers === undefined || workers.length === 0)
-        return undefined;
-    const head = `GPU workers (the server's processes that hold GPU memory: ${pidsText(workers.map((w) => w.pid))})`;
-    const unread = workers.filter((w) => w.env === undefined).map((w) => w.pid);
-    const lines = workerDifferences(server.env ?? [], workers).map((d) => workerDifferenceText(d, server));
-    if (unread.length > 0)
-        lines.push(`The environment of ${pidsText(unread)} could not be read (exited, or not ours).`);
-    const warn = lines.length > 0;
-    if (!warn)
-        lines.push(`The same values as ${servedName(server)}.`);
-    return { head, lines, warn };
-}
-/** Said once with every environment report: what /proc cannot show, and where to look instead. */
-const progress_procEnvironNote = (/* unused pure expression or super */ null && ("Each environment above is the process's at its start (/proc/PID/environ): a value a process sets later " +
-    "(os.environ in Python) is not seen. With NCCL_DEBUG=INFO in the server's environment, NCCL logs what it took, " +
-    'and that is read from the server log.'));
-/** NCCL's own word, per variable and rank; the `env-report` variables it does not confirm. */
-function progress_ncclText(server) {
-    const nccl = server.nccl;
-    if (nccl === undefined)
-        return undefined;
-    const version = nccl.version === undefined ? '' : `, NCCL ${nccl.version}`;
-    const head = `NCCL's own word (its NCCL_DEBUG=INFO lines in the server log${version}; ${processesText(nccl.processes)})`;
-    const lines = ncclVariables(nccl).map(ncclVariableText);
-    if (lines.length === 0)
-        lines.push('No NCCL line says a variable was taken from the environment.');
-    for (const s of nccl.setInside ?? [])
-        lines.push(`${s.name}=${s.value} was taken by ${processesText(s.by)}, whose environment at start (/proc) did not hold it: ` +
-            'set inside the process after it started.');
-    if (nccl.unconfirmed.length > 0)
-        lines.push(unconfirmedText(nccl.unconfirmed));
-    return { head, lines, warn: nccl.unconfirmed.length > 0 };
-}
-const unconfirmedText = (names) => {
-    const [is, it, them] = names.length === 1 ? ['is', 'it was', 'it'] : ['are', 'they were', 'them'];
-    return (`Not confirmed by NCCL: ${names.join(', ')} ${is} set in env-report, and no NCCL line says ${it} taken from the ` +
-        `environment (the processes that run NCCL may not have ${them}, or this NCCL does not log ${them}).`);
-};
-/** The gate's own lines, beside the wait's events. */
-const gateLines = {
-    started: (pid, logFile) => `Started the server (pid ${pid}); its output goes to ${logFile}`,
-    watching: (pid, logFile) => `Watching the server process ${pid}${logFile === undefined ? '' : ` and its log ${logFile}`}`,
-    /** A line the startup profile says, `elapsedMs` into the wait. */
-    startup: (elapsedMs, line) => `${clock_formatDuration(elapsedMs)}: ${line}`,
-    environment: (server) => {
-        const launched = server.launchedEnv;
-        if (launched === undefined)
-            return [`Server environment (${progress_envWhose(server)}):`, ...envLines(server).map((l) => `  ${l}`)];
-        return [
-            `Server environment (${progress_envWhose(server)}):`,
-            ...envLines(server).map((l) => `  ${l}`),
-            progress_envDiffersText(server),
-            ...(launched.differs.length === 0
-                ? []
-                : envLines({
-                    ...server,
-                    env: launched.env,
-                    envPid: launched.pid,
-                    envUnreadable: launched.env === undefined
-                }).map((l) => `  ${l}`))
-        ];
-    },
-    workers: (server) => {
-        const w = progress_workersText(server);
-        return w === undefined ? [] : [`${w.head}:`, ...w.lines.map((l) => `  ${l}`)];
-    },
-    nccl: (server) => {
-        const n = progress_ncclText(server);
-        return n === undefined ? [] : [`${n.head}:`, ...n.lines.map((l) => `  ${l}`)];
-    },
-    requestHeaders: (names) => `request headers: ${names.join(', ')} (values not shown)`,
-    noLog: (path) => `The server log ${path} does not exist.`,
-    /** Why the other endpoints of a fleet stop waiting. */
-    fleetStopped: (url, reason) => `${url.href} can no longer become ready (${reason})`
-};
-/** Why an endpoint of a fleet of servers started nothing: another endpoint's pre-flight refused its server. */
-const fleetRefusedText = (by, reason) => `nothing was started: the server of ${by.href} was refused (${reason}), and a fleet starts whole or not at all`;
-/** Why an endpoint of a fleet of servers stopped waiting: another endpoint's own wait failed outright. */
-const fleetFailedText = (by, error) => `the wait for ${by.href} failed (${error}), and the fleet's other waits end with it`;
-/** The line the wait begins with: how long, for what (`endpoints`: how many a fleet has), how often (`intervalMs`: the cheap probes' gap). */
-function waitingLine(ctx, { endpoints, generation, intervalMs, smoke }) {
-    const subject = endpoints > 1 ? `each of ${endpoints} endpoints` : undefined;
-    const then = smoke === undefined
-        ? ''
-        : `; then a smoke test of ${smoke.requests} streamed generation${smoke.requests === 1 ? '' : 's'} of ${smoke.tokens} tokens`;
-    return (`Waiting up to ${formatDuration(ctx.timeoutMs)} for ${progress_describeExpectation(ctx, subject)}` +
-        `${generation ? ' and a one-token generation to succeed' : ''}; probing every ${formatDuration(intervalMs)}${then}`);
-}
-/** The `env-report` lines for the log. */
-function envLines(server) {
-    if (server.envUnreadable)
-        return [progress_envUnreadableText(server)];
-    return (server.env ?? []).map((e) => (e.value === undefined ? `${e.name}: not set` : `${e.name}=${e.value}`));
-}
-/** Where the model is once ready (the warning, when it is not where meant, is said apart). */
-const placementLines = {
-    found: (placement, evidence) => `Model placement: ${placement} (${evidence})`
-};
-const progress_probes = (n) => `${n} probe${n === 1 ? '' : 's'}`;
-/** What readiness means for these settings, in words. */
-function progress_describeExpectation({ expect, url }, subject = url.href) {
-    const parts = [
-        `${subject} to answer with an accepted status (${expect.status.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)).join(',')})`
-    ];
-    if (expect.model !== undefined)
-        parts.push(`list model "${expect.model}"`);
-    if (expect.match !== undefined)
-        parts.push(`contain "${expect.match}"`);
-    if (expect.matchRegex !== undefined)
-        parts.push(`match ${String(expect.matchRegex)}`);
-    return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
-}
-const oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, ' ');
-/** One line whatever the server said, so that a health check's log (`docker inspect`) stays readable. */
-function checkLine(outcome) {
-    const took = formatDuration(outcome.elapsedMs);
-    const endpoints = outcome.results.length > 1 ? ` (${outcome.results.length} endpoints)` : '';
-    if (outcome.ready) {
-        const model = outcome.last?.modelId ? ` model "${outcome.last.modelId}"` : '';
-        const said = outcome.last === undefined ? '' : answerWords(outcome.last.answer).summary;
-        return oneLine(`ready in ${took}${endpoints}:${model} ${said}`.trimEnd());
-    }
-    // A wait's reason "timeout" means "not ready yet" here: the one answer there was says why.
-    const why = outcome.reason === 'timeout' ? 'not ready' : `not ready (${outcome.reason})`;
-    const last = outcome.last && answerWords(outcome.last.answer);
-    const said = last === undefined ? 'no answer' : outcome.reason === 'timeout' ? last.summary : last.detail || last.summary;
-    const where = outcome.results.length > 1 ? `${outcome.url.href}: ` : '';
-    return oneLine(`${why} after ${took}${endpoints}: ${where}${said}`);
-}
-
-;// CONCATENATED MODULE: ./src/report/failure.ts
-/** The failure: the message a wait that was not ready ends with. */
-
-
-
-function failure_failureMessage(outcome, ctx) {
-    const last = outcome.last;
-    const words = last && answerWords(last.answer);
-    const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
-    // generations that kept failing alike end the wait before the timeout, as the answers that stop it do
-    if (STOPPED_BY_ANSWER.includes(outcome.reason) || last?.answer.generationsFailing !== undefined) {
-        return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`;
-    }
-    if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
-        return sentence(`Did not start the server: ${outcome.halt?.detail ?? outcome.reason}`);
-    }
-    if (outcome.halt) {
-        // a cancel after the wait had found it ready (its smoke test cut short): it was ready, the run is not
-        const before = last?.state === 'ready' ? '' : ', before the server was ready';
-        const lines = [sentence(`Stopped after ${waited}${before}: ${outcome.halt.detail}`)];
-        if (words !== undefined)
-            lines.push(sentence(`Last answer: ${words.summary}`));
-        return lines.join('\n');
-    }
-    const lines = [
-        outcome.reason === 'generation-failed'
-            ? sentence(`Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}): ${words?.detail ?? 'the generation request failed'}`)
-            : `Timed out after ${waited} (timeout ${formatDuration(ctx.timeoutMs)}) waiting for ${describeExpectation(ctx)}.`
-    ];
-    if (last === undefined || words === undefined)
-        return lines[0];
-    lines.push(sentence(`Last answer: ${words.summary}`));
-    if (last.models !== undefined && ctx.expect.model !== undefined) {
-        lines.push(last.models.length
-            ? `The server lists: ${someOf(last.models, 50, last.modelCount)}.`
-            : 'The server lists no models.');
-    }
-    if (last.excerpt)
-        lines.push(`Body (first 200 characters): ${last.excerpt}`);
-    if (outcome.firstResponseMs === undefined)
-        lines.push('The server never answered over HTTP.');
-    return lines.join('\n');
-}
-/** Reasons an answer gives at once: the failure says what to do, not how long it waited for what. */
-const STOPPED_BY_ANSWER = (/* unused pure expression or super */ null && ([
-    'unauthorized',
-    'tls',
-    'ambiguous-model',
-    'load-failed',
-    'wrong-model',
-    'engine-dead'
-]));
-/** Server messages often end a sentence already. */
-const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
-
-;// CONCATENATED MODULE: ./src/report/outputs.ts
-/** action.yml's outputs as the action sets them (strings) and as `--json` prints them (typed, not strings to parse). */
-
-
-const secondsOr = (ms) => (ms === undefined ? '' : clock_seconds(ms));
-const textOf = (value) => (value === undefined ? '' : String(value));
-/** In action.yml's order (a test holds the two together). */
-const OUTPUTS = {
-    ready: { kind: 'boolean', of: (o) => String(o.ready) },
-    'elapsed-seconds': { kind: 'number', of: (o) => clock_seconds(o.elapsedMs) },
-    attempts: { kind: 'number', of: (o) => String(o.attempts) },
-    'status-code': { kind: 'number', of: (o) => textOf(o.last?.status) },
-    models: { kind: 'json', of: (o) => JSON.stringify(o.models) },
-    'model-id': { kind: 'string', of: (o) => o.last?.modelId ?? '' },
-    'model-match': { kind: 'string', of: (o) => (o.ready ? (o.last?.modelMatch ?? '') : '') },
-    'first-response-seconds': { kind: 'number', of: (o) => secondsOr(o.firstResponseMs) },
-    reason: { kind: 'string', of: (o) => o.reason },
-    pid: { kind: 'number', of: (o) => textOf(o.server?.pid) },
-    'log-file': { kind: 'string', of: (o) => o.server?.logFile ?? '' },
-    'startup-seconds': { kind: 'number', of: (o) => secondsOr(o.server?.startupMs) },
-    'gpu-memory-mib': { kind: 'number', of: (o) => textOf(o.server?.gpuMemoryMiB) },
-    placement: { kind: 'string', of: (o) => o.placement?.placement ?? '' },
-    'generation-seconds': { kind: 'number', of: (o) => secondsOr(o.generationMs) },
-    results: { kind: 'json', of: (o) => JSON.stringify(o.results.map(resultRecord)) },
-    phases: { kind: 'json', of: (o) => JSON.stringify((o.profile?.phases ?? []).map(phaseRecord)) },
-    'expected-seconds': { kind: 'number', of: (o) => textOf(o.profile?.expectedSeconds?.toFixed(1)) },
-    'regression-percent': { kind: 'number', of: (o) => textOf(o.profile?.regressionPercent?.toFixed(1)) },
-    'ttft-ms': {
-        kind: 'number',
-        of: (o) => textOf(o.smoke?.ttftMs === undefined ? undefined : Math.round(o.smoke.ttftMs))
-    },
-    'decode-tokens-per-second': { kind: 'number', of: (o) => textOf(o.smoke?.decodeTokensPerSecond?.toFixed(1)) },
-    verdict: { kind: 'string', of: (o) => (o.ready ? (o.profile?.verdict ?? 'no-baseline') : 'not-ready') },
-    'env-changes': { kind: 'json', of: (o) => JSON.stringify(o.profile?.envChanges ?? []) },
-    environment: { kind: 'json', of: (o) => (o.server === undefined ? '' : environmentRecord(o.server)) }
-};
-const OUTPUT_NAMES = Object.keys(OUTPUTS);
-function outputs_outputs(outcome) {
-    return Object.fromEntries(OUTPUT_NAMES.map((name) => [name, OUTPUTS[name].of(outcome)]));
-}
-const phaseRecord = (p) => ({
-    name: p.name,
-    seconds: p.seconds
-});
-function resultRecord(r) {
-    return {
-        url: r.url.href,
-        ready: r.ready,
-        'elapsed-seconds': Number(clock_seconds(r.elapsedMs)),
-        'status-code': r.last?.status ?? null,
-        'model-id': r.last?.modelId ?? null,
-        reason: r.reason,
-        // a fleet of servers: each endpoint's own (one server for all has them in the outputs beside `results`)
-        ...(r.server === undefined
-            ? {}
-            : {
-                pid: r.server.pid ?? null,
-                container: r.server.container ?? null,
-                'log-file': r.server.logFile ?? null,
-                'startup-seconds': r.server.startupMs === undefined ? null : Number(clock_seconds(r.server.startupMs)),
-                'gpu-memory-mib': r.server.gpuMemoryMiB ?? null
-            }),
-        ...(r.profile === undefined ? {} : { phases: r.profile.phases.map(phaseRecord) }),
-        // only with a smoke test: a wait without one keeps the entries it always had
-        ...(r.smoke === undefined
-            ? {}
-            : {
-                'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
-                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
-            })
-    };
-}
-const envObject = (entries) => entries === undefined ? null : Object.fromEntries(entries.map((e) => [e.name, e.value ?? null]));
-/** `env-report`'s findings: the served process, the GPU workers, where they differ, NCCL's own word; '' without it. */
-function environmentRecord(server) {
-    if (server.env === undefined && !server.envUnreadable)
-        return '';
-    const workers = server.gpuWorkers ?? [];
-    const nccl = server.nccl;
-    const record = {
-        pid: server.envPid ?? server.pid ?? null,
-        env: envObject(server.env),
-        'gpu-workers': workers.map((w) => ({ pid: w.pid, env: envObject(w.env) })),
-        'workers-differ': workerDifferences(server.env ?? [], workers).map((d) => d.name),
-        nccl: nccl === undefined
-            ? null
-            : {
-                version: nccl.version ?? null,
-                processes: nccl.processes.map((p) => ({
-                    rank: p.rank ?? null,
-                    nranks: p.nranks ?? null,
-                    pid: p.pid,
-                    host: p.host,
-                    env: p.env
-                })),
-                unconfirmed: nccl.unconfirmed,
-                'set-inside': (nccl.setInside ?? []).map((s) => ({
-                    name: s.name,
-                    value: s.value,
-                    pids: s.by.map((p) => p.pid)
-                }))
-            }
-    };
-    return JSON.stringify(record);
-}
-/** An empty output is null unless it is text; a value that does not read as its kind stays the string it is. */
-function typed(kind, text) {
-    if (kind === 'string')
-        return text;
-    if (text === '')
-        return null;
-    if (kind === 'boolean')
-        return text === 'true' ? true : text === 'false' ? false : text;
-    if (kind === 'number')
-        return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return text;
+/** Its message is the action's wording: `Input "timeout": "5x" is not a duration such as \u2026`. */
+class input_error_InputError extends Error {
+    input;
+    problem;
+    constructor(input, problem) {
+        super(`Input "${input}": ${problemText(problem)}`);
+        this.input = input;
+        this.problem = problem;
+        this.name = 'InputError';
     }
 }
-function typedOutputs(outputs) {
-    const table = OUTPUTS;
-    return Object.fromEntries(Object.entries(outputs).map(([name, text]) => [name, typed(table[name]?.kind ?? 'string', text)]));
-}
-
-;// CONCATENATED MODULE: ./src/engines/log-markers.ts
-
-const ENGINE_LOGS = engines_ENGINE_RECORDS.map((r) => ({
-    engine: r.name,
-    label: r.label,
-    ...r.log
-}));
-const log_markers_engineLog = (engine) => ENGINE_LOGS.find((e) => e.engine === engine);
-const phaseMarkers = (engine) => ENGINES[engine].log.phases;
-function engineOfLine(line) {
-    return LOG_DETECTION_ORDER.find((e) => ENGINES[e].log.signature.test(line));
-}
-/** The engine from a `/v1/models` body's `owned_by` (vLLM, SGLang, llama.cpp and Triton's OpenAI front end say so). */
-function engineOfModelList(json) {
-    const data = json?.data;
-    if (!Array.isArray(data))
-        return undefined;
-    for (const entry of data) {
-        const owner = entry?.owned_by;
-        const found = ENGINE_RECORDS.find((r) => r.ownedBy !== undefined && r.ownedBy === owner);
-        if (found)
-            return found.name;
-    }
-    return undefined;
-}
-/** The engine an answer's own words name (Ray Serve's proxy refusals), before any list does; bounded text only. */
-function engineOfAnswer(body) {
-    const head = body.slice(0, 1000);
-    return ENGINE_RECORDS.find((r) => r.answerSignature?.test(head) === true)?.name;
-}
-/** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
-function stampOf(log, line) {
-    const g = log.stamp?.exec(line)?.groups;
-    if (g === undefined)
-        return undefined;
-    const n = (v) => (v === undefined ? 0 : Number(v));
-    const fraction = g.f === undefined ? n(g.ms) + n(g.us) / 1000 : Number(`0.${g.f}`) * 1000;
-    return (Date.UTC(g.Y === undefined ? 2000 : n(g.Y), g.M === undefined ? 0 : n(g.M) - 1, g.D === undefined ? 1 : n(g.D), n(g.h), n(g.m), n(g.s)) + fraction);
-}
-const UNIT_SECONDS = { s: 1, ms: 1e-3, \u00b5s: 1e-6, ns: 1e-9 };
-const tookSeconds = (groups) => Number(groups.took) * UNIT_SECONDS[groups.unit ?? 's'];
-/** tqdm's `mm:ss` or `h:mm:ss` in seconds. */
-const clockSeconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
-
-;// CONCATENATED MODULE: ./src/report/profile-report.ts
-
-
-const profile_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
-const about = (ms) => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`);
-/** What the startup profile read in the log, one line each: the engine, each new phase. */
-function startupLines(events) {
-    return events.map((e) => e.type === 'engine'
-        ? `engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
-        : phaseChangeText(e.name, e.previous));
-}
-/** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
-function startupStatusText(status) {
-    if (status === undefined)
-        return undefined;
-    if (status.phase === undefined)
-        return etaText(status.eta);
-    return progressText(status.phase, status.phaseLeftMs, status.eta);
-}
-/** `loading weights 45% (29/64 shards), about 1m10s left; ready in about 4m30s going by earlier runs`. */
-function progressText(phase, phaseLeftMs, against) {
-    const p = phase.progress?.last;
-    const parts = [
-        p === undefined
-            ? `${phase.name} for ${formatDuration(phase.inPhaseMs)}`
-            : `${phase.name} ${Math.floor((p.n / p.total) * 100)}% (${p.n}/${p.total} ${phase.progress?.unit})`
-    ];
-    if (phaseLeftMs !== undefined)
-        parts[0] += `, ${about(phaseLeftMs)}`;
-    if (against !== undefined)
-        parts.push(etaText(against));
-    return parts.join('; ');
-}
-/**
- * `ready in about 4m30s going by earlier runs`; once past that, how much slower: `1m05s slower than earlier runs,
- * which were ready after 40.0s`, or for a phase without a count `12.0s longer than its usual 30.0s in earlier runs`.
- */
-function etaText(e) {
-    if (e.kind === 'ready-in')
-        return `ready in about ${formatDuration(Math.max(e.ms, 1000))} going by earlier runs`;
-    if (e.phase !== undefined)
-        return `${formatDuration(e.overMs)} longer than its usual ${profile_report_s1(e.usualMs / 1000)} in earlier runs`;
-    return `${formatDuration(e.overMs)} slower than earlier runs, which were ready after ${profile_report_s1(e.usualMs / 1000)}`;
-}
-/** `now loading weights (initializing took 12.3s)`. */
-const phaseChangeText = (name, previous) => `now ${name}${previous ? ` (${previous.name} took ${profile_report_s1(previous.seconds)}${previous.printed ? ' by its own count' : ''})` : ''}`;
-const BLOCKS = (/* unused pure expression or super */ null && (['', '\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589']));
-const BAR_WIDTH = 24;
-/** A bar of `fraction` \u00d7 BAR_WIDTH cells, in eighths of a cell (any time at all shows as one eighth). */
-function bar(fraction) {
-    const f = Math.min(1, Math.max(0, fraction));
-    const eighths = f > 0 ? Math.max(1, Math.round(f * BAR_WIDTH * 8)) : 0;
-    return '\u2588'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8];
-}
-/** `00:05:03.400`: a time from the start, in the chart's date format (Mermaid reads it as a time of day). */
-const clock = (ms) => {
-    // HH stops at 23: a startup of a day is past any timeout worth waiting for
-    const t = Math.min(Math.max(0, Math.round(ms)), 24 * 3600_000 - 1);
-    const hms = [Math.floor(t / 3600_000), Math.floor(t / 60_000) % 60, Math.floor(t / 1000) % 60];
-    return `${hms.map((n) => String(n).padStart(2, '0')).join(':')}.${String(t % 1000).padStart(3, '0')}`;
-};
-/** Seconds as whole tenths, in milliseconds: the chart's resolution, that of the figures in its labels. */
-const tenths = (seconds) => Math.round(seconds * 10) * 100;
-/**
- * A Mermaid gantt chart of the phases end to end, each bar to the tenth of a second (dayjs's `SSS` reads
- * milliseconds), so a 0.0 s phase is no wider than it took and the bars end at the total.
- */
-function phaseGantt(phases, engineLabel) {
-    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
-    const lines = [
-        '```mermaid',
-        'gantt',
-        `  title ${engineLabel} startup`,
-        '  dateFormat HH:mm:ss.SSS',
-        `  axisFormat ${total < 3600 ? '%M:%S' : '%H:%M'}`,
-        `  section ${engineLabel}`
-    ];
-    let sum = 0;
-    for (const p of phases) {
-        const start = tenths(sum);
-        sum += p.seconds;
-        lines.push(`  ${`${p.name} ${profile_report_s1(p.seconds)}`.replace(/[:;#]/g, ' ')} : ${clock(start)}, ${clock(tenths(sum))}`);
-    }
-    lines.push('```');
-    return lines.join('\n');
-}
-/** The chart, and a table with proportional bars and, with history, the usual figures. */
-function profile_report_phaseMarkdown(phases, engineLabel, usual) {
-    if (phases.length === 0)
-        return '';
-    const longest = Math.max(...phases.map((p) => p.seconds), 0.001);
-    const total = phases.reduce((sum, p) => sum + p.seconds, 0);
-    const withUsual = usual !== undefined && usual.size > 0;
-    // A chart of one bar (a run that failed in its first phase) shows nothing the table does not.
-    const lines = ['#### Startup phases', '', ...(phases.length > 1 ? [phaseGantt(phases, engineLabel), ''] : [])];
-    lines.push(withUsual ? '| phase | seconds | usual | share | |' : '| phase | seconds | share | |', withUsual ? '|---|---:|---:|---:|---|' : '|---|---:|---:|---|');
-    for (const p of phases) {
-        const share = `${total > 0 ? Math.round((p.seconds / total) * 100) : 0}%`;
-        const seconds = `${p.seconds.toFixed(1)}${p.printed ? ' *' : ''}`;
-        const u = usual?.get(p.name);
-        const cells = withUsual
-            ? [p.name, seconds, u === undefined ? '\u2014' : u.toFixed(1), share, bar(p.seconds / longest)]
-            : [p.name, seconds, share, bar(p.seconds / longest)];
-        lines.push(`| ${cells.join(' | ')} |`);
-    }
-    if (phases.some((p) => p.printed))
-        lines.push('', `\\* as ${engineLabel} reported it; the other figures are measured from its log.`);
-    return `${lines.join('\n')}\n`;
-}
-function regressionText(r) {
-    const grew = r.grewMost
-        ? `; ${r.grewMost.name} grew most: ${profile_report_s1(r.grewMost.seconds)} against ${profile_report_s1(r.grewMost.usual)}`
-        : '';
-    return (`Startup took ${profile_report_s1(r.seconds)}, ${r.percent.toFixed(1)}% over the median of ${profile_report_s1(r.expectedSeconds)} ` +
-        `of the last ${r.runs} ready run${r.runs === 1 ? '' : 's'}${grew}.`);
-}
-const value = (v) => (v === undefined ? 'unset' : JSON.stringify(v));
-/** `NCCL_PROTO was "LL" in the last 5 runs, now unset`. */
-const profile_report_driftText = (d) => {
-    const name = `${d.name}${d.of === 'workers' ? ' in the GPU workers' : d.of === 'nccl' ? ' as NCCL took it' : ''}`;
-    const last = `in the last ${d.runs === 1 ? 'run' : `${d.runs} runs`}`;
-    // a credential's record is a keyed hash: whether it changed is all there is to say
-    if (d.secret) {
-        const set = (v) => (v === undefined ? 'unset' : 'set');
-        return d.was !== undefined && d.now !== undefined
-            ? `${name} (a credential) changed: the same value ${last}, another now`
-            : `${name} (a credential) was ${set(d.was)} ${last}, now ${set(d.now)}`;
-    }
-    return `${name} was ${value(d.was)} ${last}, now ${value(d.now)}`;
-};
-function driftWarning(drifts) {
-    return `The server's environment changed since the previous run with this history key: ${drifts.map(profile_report_driftText).join('; ')}.`;
-}
-
-;// CONCATENATED MODULE: ./src/smoke/frames.ts
-/**
- * A streamed body (SSE, or one JSON object a line for Ollama) cut into events as it arrives, within bounds a hostile
- * server cannot swell: a line or body too long ends the stream as an error rather than growing a buffer.
- */
-
-/** No event of a token stream comes near this (a final event with its settings is a few KiB). */
-const frames_MAX_LINE_BYTES = (/* unused pure expression or super */ null && (64 * 1024));
-/** Far above any answer of a few thousand tokens, each event with its JSON around it. */
-const frames_MAX_STREAM_BYTES = (/* unused pure expression or super */ null && (8 * 1024 * 1024));
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-class FrameReader {
-    framing;
-    partial = [];
-    partialBytes = 0;
-    total = 0;
-    data = [];
-    dataBytes = 0;
-    decoder = new TextDecoder('utf-8', { fatal: false });
-    constructor(framing) {
-        this.framing = framing;
-    }
-    /** Reading ends after a `too-long` frame. */
-    push(chunk) {
-        this.total += chunk.length;
-        if (this.total > frames_MAX_STREAM_BYTES)
-            return [{ kind: 'too-long', what: 'body' }];
-        const frames = [];
-        let start = 0;
-        for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-            const piece = chunk.subarray(start, nl);
-            start = nl + 1;
-            if (this.partialBytes + piece.length > frames_MAX_LINE_BYTES)
-                return [...frames, { kind: 'too-long', what: 'line' }];
-            const line = this.partialBytes === 0 ? piece : Buffer.concat([...this.partial, piece]);
-            this.partial = [];
-            this.partialBytes = 0;
-            frames.push(...this.line(this.decoder.decode(line).replace(/\r$/, '')));
-            if (frames.at(-1)?.kind === 'too-long')
-                return frames;
-        }
-        const rest = chunk.subarray(start);
-        if (this.partialBytes + rest.length > frames_MAX_LINE_BYTES)
-            return [...frames, { kind: 'too-long', what: 'line' }];
-        if (rest.length > 0) {
-            // copied: the chunk's buffer may be reused by the socket
-            this.partial.push(Buffer.from(rest));
-            this.partialBytes += rest.length;
-        }
-        return frames;
-    }
-    /** A last line without its line break, an SSE event without its blank line. */
-    end() {
-        const last = this.partialBytes === 0 ? [] : this.line(this.decoder.decode(Buffer.concat(this.partial)));
-        this.partial = [];
-        this.partialBytes = 0;
-        return [...last, ...(this.framing === 'sse' ? this.line('') : [])];
-    }
-    line(text) {
-        if (this.framing === 'ndjson')
-            return text.trim() === '' ? [] : toFrame(text);
-        if (text === '') {
-            if (this.data.length === 0)
-                return [];
-            const payload = this.data.join('\n');
-            this.data = [];
-            this.dataBytes = 0;
-            return payload.trim() === '[DONE]' ? [{ kind: 'done' }] : toFrame(payload);
-        }
-        // older llama.cpp sends a failure as an `error:` field of its own: an error event whatever follows
-        if (text.startsWith('error:')) {
-            const said = text.slice(text[6] === ' ' ? 7 : 6);
-            const json = parseJson(said);
-            return [{ kind: 'event', json: { error: isObject(json) ? (json.error ?? json) : said || 'error' } }];
-        }
-        // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
-        if (!text.startsWith('data:'))
-            return [];
-        // an event of many `data:` lines is held whole until its blank line: it is bounded as one line is
-        this.dataBytes += text.length;
-        if (this.dataBytes > frames_MAX_LINE_BYTES)
-            return [{ kind: 'too-long', what: 'line' }];
-        this.data.push(text.slice(text[5] === ' ' ? 6 : 5));
-        return [];
-    }
-}
-/** An event that is not a JSON object (a keep-alive, a stray word) carries nothing: it is skipped. */
-function toFrame(text) {
-    const json = parseJson(text);
-    return isObject(json) ? [{ kind: 'event', json }] : [];
-}
-
-;// CONCATENATED MODULE: ./src/report/smoke-report.ts
-
-
-
-
-const ttftText = (ms) => `${Math.round(ms)} ms`;
-const rateText = (perSecond) => `${perSecond.toFixed(1)} tokens/s`;
-const SOURCE_WORDS = {
-    'usage.completion_tokens': "the engine's usage.completion_tokens",
-    'timings.predicted_n': "the engine's timings.predicted_n",
-    eval_count: "the engine's eval_count",
-    'details.generated_tokens': "the engine's details.generated_tokens",
-    chunks: 'the streamed chunks (the engine gave no count)'
-};
-const smokeLines = {
-    start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
-        `${request === undefined ? '' : ` (${request})`}, one after another`,
-    measured: (index, requests, m) => `Smoke test ${index + 1}/${requests}: first token after ${ttftText(m.ttftMs)}; ${m.tokens} token${m.tokens === 1 ? '' : 's'}` +
-        (m.decodeTokensPerSecond === undefined ? ', all at once' : ` at ${rateText(m.decodeTokensPerSecond)}`),
-    result: (r) => r.ttftMs === undefined || r.decodeTokensPerSecond === undefined
-        ? undefined
-        : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
-            `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
-            `tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']})`
-};
-const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
-function smoke_report_problemText(p, request = 'the generation request') {
-    switch (p.kind) {
-        case 'no-route':
-            return p.why === 'no-text-generation'
-                ? `${p.engine === undefined ? 'the engine' : engineLog(p.engine).label} serves no streamed text generation ` +
-                    'this smoke test knows (it runs on vLLM, SGLang, TGI, llama.cpp, Ollama and OpenAI-compatible servers)'
-                : `no streamed generation route is known for ${p.path}: point "url" at the server's model list ` +
-                    '(/v1/models, /api/tags or /info) or name the engine with "engine"';
-        case 'http':
-            return `${request} answered HTTP ${p.status}${p.said === undefined ? '' : `: ${p.said}`}`;
-        case 'network':
-            return `${request} failed: ${p.code} (${p.message})`;
-        case 'timeout':
-            return `it did not finish within ${formatDuration(p.timeoutMs)}`;
-        case 'stopped':
-            return 'it was stopped: the job was cancelled, or the server exited or wrote a fatal line';
-        case 'stream-error':
-            return `the engine's stream said: ${p.said}`;
-        case 'too-long':
-            return p.what === 'line'
-                ? `the stream sent a line longer than ${KIB(MAX_LINE_BYTES)}`
-                : `the stream sent more than ${KIB(MAX_STREAM_BYTES)}`;
-        case 'no-tokens':
-            return `${request} answered without a token in a stream`;
-        case 'not-streamed':
-            return 'every request got its tokens in one piece: the server did not stream them, so there is no decode rate';
-    }
-}
-/** `url` for a fleet's endpoint. */
-function smokeProblemMessage(r, url) {
-    const at = url === undefined ? '' : ` of ${url.href}`;
-    const done = r.measurements.length;
-    const lead = done === 0 || r.problem?.kind === 'not-streamed'
-        ? `The smoke test${at} could not measure throughput`
-        : `The smoke test${at} stopped after ${done} of ${r.requests} requests`;
-    const text = `${lead}: ${smoke_report_problemText(r.problem ?? { kind: 'no-tokens' }, r.request)}`;
-    // the server's words may end a sentence already
-    return /[.!?]$/.test(text) ? text : `${text}.`;
-}
-/** `Decode rate 62.9 tokens/s, 29.2% below the median of 88.8 tokens/s of the last 5 runs; \u2026, a likely cause.` */
-function throughputRegressionText(t) {
-    const cause = t.drift.length === 0
-        ? ''
-        : `; the server's environment changed since the previous run, a likely cause: ${t.drift.map(driftText).join('; ')}`;
-    return (`Decode rate ${rateText(t.now)}, ${t.percentBelow.toFixed(1)}% below the median of ${rateText(t.usual)} ` +
-        `of the last ${t.runs} run${t.runs === 1 ? '' : 's'} with a smoke test${cause}.`);
-}
-function smoke_report_smokeRows(outcome) {
-    const r = outcome.smoke;
-    if (r === undefined)
-        return [];
-    if (r.ttftMs === undefined || r.decodeTokensPerSecond === undefined)
-        return [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]];
-    const n = r.measurements.length;
-    const usual = outcome.profile?.usualDecodeTokensPerSecond;
-    return [
-        ['Time to first token (smoke test)', `${ttftText(r.ttftMs)} (median of ${n} request${n === 1 ? '' : 's'})`],
-        [
-            'Decode rate (smoke test)',
-            `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']}` +
-                `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
-        ],
-        ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-/** The job summary in GitHub-flavoured Markdown: the wait's figures, its endpoints, its timeline, its findings. */
-
-
-
-
-
-
-
-
-
-/** The first `max` items, then how many more: a list of 60,000 models must not make a summary of megabytes. */
-const firstOf = (items, max) => items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items];
-/** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
-const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
-const MAX_SUMMARY_MODELS = 50;
-const MAX_TAIL_CHARS = 64 * 1024;
-const MAX_ENV_VALUE_CHARS = 1000;
-function summaryMarkdown(outcome, ctx) {
-    const out = outputs(outcome);
-    const rows = [
-        [
-            'Result',
-            !outcome.ready
-                ? `\u274c not ready (${outcome.reason})`
-                : ctx.failedBy === undefined
-                    ? '\u2705 ready'
-                    : `\u274c ready, but the step failed: ${mdText(ctx.failedBy)}`
-        ],
-        ['Endpoint', code(ctx.url.href)],
-        ['Elapsed', `${out['elapsed-seconds']} s`],
-        ['Probes', out.attempts],
-        ['First HTTP answer', out['first-response-seconds'] === '' ? 'never' : `${out['first-response-seconds']} s`],
-        [
-            'Listed models',
-            outcome.models.length
-                ? firstOf(outcome.models.map((m) => code(clipText(m, 200))), MAX_SUMMARY_MODELS).join(', ')
-                : 'none'
-        ],
-        ['Matched model', out['model-id'] === '' ? (ctx.expect.model === undefined ? '\u2014' : 'none') : code(out['model-id'])]
-    ];
-    const server = outcome.server;
-    if (out['generation-seconds'] !== '')
-        rows.push(['Generation request', `${out['generation-seconds']} s`]);
-    const er = outcome.engineReadiness;
-    if (er !== undefined) {
-        const at = (ms) => (ms === undefined ? 'never' : `at ${seconds(ms)} s`);
-        rows.push(['Required answers', `the model listed (${at(er.listedMs)}); ${er.request} 200 (${at(er.readyMs)})`]);
-    }
-    if (server?.pid !== undefined)
-        rows.push(['Server process', `pid ${server.pid}`]);
-    if (server?.gpuMemoryMiB !== undefined)
-        rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
-    const placed = outcome.placement;
-    if (placed !== undefined)
-        rows.push([
-            'Model placement',
-            mdText(placed.warning === undefined
-                ? `${placed.placement} (${placed.evidence})`
-                : `\u26a0\ufe0f ${placed.placement}: ${placed.warning}`)
-        ]);
-    if (out['startup-seconds'] !== '')
-        rows.push(['Startup (from the process start)', `${out['startup-seconds']} s`]);
-    if (server?.logFile !== undefined)
-        rows.push(['Server log', code(server.logFile)]);
-    if (outcome.profile?.engineLabel !== undefined)
-        rows.push(['Engine', mdText(outcome.profile.engineLabel)]);
-    if (out['expected-seconds'] !== '') {
-        const against = out['regression-percent'] === ''
-            ? ''
-            : ` (this run: ${Number(out['regression-percent']) > 0 ? '+' : ''}${out['regression-percent']}%)`;
-        rows.push(['Usual startup (median of earlier runs)', `${out['expected-seconds']} s${against}`]);
-    }
-    // the smoke test's words may quote the server
-    rows.push(...smokeRows(outcome).map(([k, v]) => [k, mdText(v)]));
-    // A failure leads with its cause, the reason, the fatal line or last answer and the server's last lines; the
-    // figures and the charts come after it, for whoever wants more than why.
-    const lines = ['### wait-for-model', '', ...causeLines(outcome, ctx)];
-    lines.push('| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
-    if (outcome.results.length > 1)
-        lines.push(...endpointLines(outcome));
-    lines.push('#### Timeline', '', '| at | the server answered |', '|---:|---|');
-    for (const t of outcome.timeline) {
-        if (t.dropped)
-            lines.push(`| \u2026 | *${t.dropped} change${t.dropped === 1 ? '' : 's'} left out* |`);
-        lines.push(`| ${formatDuration(t.elapsedMs)} | ${t.lost ? '\u26a0\ufe0f stopped answering (crashed or restarting?): ' : ''}${cell(mdText(answerWords(t.answer).summary))} |`);
-    }
-    const profile = outcome.profile;
-    for (const warning of [profile?.regression, profile?.throughputRegression, profile?.drift])
-        if (warning !== undefined)
-            lines.push('', `> \u26a0\ufe0f ${cell(mdText(warning))}`);
-    if (profile?.unlike !== undefined)
-        lines.push('', `> \u2139\ufe0f ${cell(mdText(profile.unlike))}`);
-    const trend = profile?.trend === undefined ? '' : trendMarkdown(profile.trend);
-    if (trend !== '')
-        lines.push('', trend.trimEnd());
-    if (profile !== undefined && profile.phases.length > 0)
-        lines.push('', phaseMarkdown(profile.phases, profile.engineLabel ?? 'Server', profile.usualPhaseSeconds).trimEnd());
-    if (server?.env !== undefined || server?.envUnreadable) {
-        lines.push('', '#### Server environment', '', `Of ${mdText(envWhose(server))}.`, '');
-        const value = (e) => e === undefined || e.value === undefined ? '*not set*' : cell(code(clipText(e.value, MAX_ENV_VALUE_CHARS)));
-        const launched = server.launchedEnv;
-        if (server.envUnreadable)
-            lines.push(envUnreadableText(server));
-        else if (launched?.env === undefined || launched.differs.length === 0)
-            lines.push('| variable | value |', '|---|---|', ...(server.env ?? []).map((e) => `| ${cell(code(e.name))} | ${value(e)} |`));
-        else
-            lines.push(`| variable | the server (${server.envPid}) | the launched process (${launched.pid}) |`, '|---|---|---|', ...(server.env ?? []).map((e) => `| ${launched.differs.includes(e.name) ? '\u26a0\ufe0f ' : ''}${cell(code(e.name))} | ${value(e)} | ${value(launched.env?.find((l) => l.name === e.name))} |`), 
-            // set in the launched process only: no row of the server's report names it
-            ...launched.env
-                .filter((l) => l.value !== undefined && !(server.env ?? []).some((e) => e.name === l.name))
-                .map((l) => `| \u26a0\ufe0f ${cell(code(l.name))} | *not set* | ${value(l)} |`));
-        if (launched !== undefined)
-            lines.push('', mdText(envDiffersText(server).replace(/ The launched process has:$/, '')));
-        for (const part of [workersText(server), ncclText(server)])
-            if (part !== undefined)
-                lines.push('', `${part.warn ? '\u26a0\ufe0f ' : ''}**${mdText(part.head)}**`, '', ...part.lines.map((l) => `- ${mdText(l)}`));
-        lines.push('', `*${mdText(procEnvironNote)}*`);
-    }
-    return capBytes(`${lines.join('\n')}\n`, MAX_SUMMARY_BYTES);
-}
-/** A failure's cause, first in its summary: the reason, the failure message (fatal line, last answer), the log's tail. */
-function causeLines(outcome, ctx) {
-    if (outcome.ready)
-        return [];
-    const lines = [`**\u274c Not ready (${outcome.reason})**`, '', fenced(failureMessage(outcome, ctx)), ''];
-    const server = outcome.server;
-    if (server?.logTail !== undefined) {
-        const tail = lastChars(server.logTail.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
-        lines.push(`#### ${mdText(logTailTitle(server.logTail, server.logFile))}`, '', fenced(tail.join('\n')), '');
-    }
-    return lines;
-}
-/** The last lines that fit in `max` characters together. */
-function lastChars(lines, max) {
-    let total = 0;
-    let i = lines.length;
-    while (i > 0 && total + lines[i - 1].length + 1 <= max)
-        total += lines[--i].length + 1;
-    return lines.slice(i);
-}
-const clipText = (text, max) => (text.length > max ? `${text.slice(0, max)}\u2026` : text);
-/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
-function capBytes(text, max) {
-    if (Buffer.byteLength(text) <= max)
-        return text;
-    const cut = Buffer.from(text)
-        .subarray(0, max - LEFT_OUT_BYTES)
-        .toString('utf8');
-    return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`;
-}
-/** Room kept for the line saying the rest is left out. */
-const LEFT_OUT_BYTES = 200;
-/**
- * The parts of one step's summary, written one after another (the job-end step's, a section per server): each is
- * given what the parts before it left of GitHub's 1 MiB, and once that is spent, nothing.
- */
-function summaryBudget(max = MAX_SUMMARY_BYTES) {
-    let left = max;
-    return (part) => {
-        const bytes = Buffer.byteLength(part);
-        if (bytes <= left - LEFT_OUT_BYTES) {
-            left -= bytes;
-            return part;
-        }
-        const capped = left < LEFT_OUT_BYTES ? '' : capBytes(part, left);
-        left = 0;
-        return capped;
-    };
-}
-/** A log's last lines, as many as a summary shows of one (each line as `number: text`). */
-function summaryTail(lines) {
-    const shown = lastChars(lines.map((l) => `${l.number}: ${l.text}`), MAX_TAIL_CHARS);
-    return lines.slice(lines.length - shown.length);
-}
-const MAX_SUMMARY_ENDPOINTS = 100;
-const dash = (text) => (text === undefined || text === '' ? '\u2014' : text);
-const BASE = [
-    ['endpoint', '---', (r) => markdown_code(r.url.href)],
-    ['result', '---', (r) => (r.ready ? '\u2705 ready' : `\u274c ${r.reason}`)],
-    ['elapsed', '---:', (r) => `${clock_seconds(r.elapsedMs)} s`],
-    ['status', '---:', (r) => dash(r.last?.status?.toString())],
-    ['model', '---', (r) => (r.last?.modelId === undefined ? '\u2014' : markdown_code(r.last.modelId))]
-];
-const SERVER = [
-    [
-        'server',
-        '---',
-        (r) => r.server?.container !== undefined
-            ? `container ${markdown_code(r.server.container.slice(0, 12))}`
-            : r.server?.pid !== undefined
-                ? `pid ${r.server.pid}`
-                : '\u2014'
-    ],
-    ['startup', '---:', (r) => (r.server?.startupMs === undefined ? '\u2014' : `${clock_seconds(r.server.startupMs)} s`)],
-    ['GPU memory', '---:', (r) => (r.server?.gpuMemoryMiB === undefined ? '\u2014' : `${r.server.gpuMemoryMiB} MiB`)]
-];
-const SMOKE = [
-    ['TTFT', '---:', (r) => (r.smoke?.ttftMs === undefined ? '\u2014' : `${Math.round(r.smoke.ttftMs)} ms`)],
-    [
-        'decode',
-        '---:',
-        (r) => (r.smoke?.decodeTokensPerSecond === undefined ? '\u2014' : `${r.smoke.decodeTokensPerSecond.toFixed(1)} tok/s`)
-    ]
-];
-/** A row per endpoint, with each one's own server, startup and GPU memory, and smoke test figures. */
-function endpointLines(outcome) {
-    const results = outcome.results;
-    const columns = [
-        ...BASE,
-        ...(results.some((r) => r.server !== undefined) ? SERVER : []),
-        ...(results.some((r) => r.smoke !== undefined) ? SMOKE : [])
-    ];
-    const lines = [
-        `#### Endpoints (${results.filter((r) => r.ready).length} of ${results.length} ready)`,
-        '',
-        `| ${columns.map(([h]) => h).join(' | ')} |`,
-        `|${columns.map(([, a]) => a).join('|')}|`
-    ];
-    for (const r of results.slice(0, MAX_SUMMARY_ENDPOINTS))
-        lines.push(`| ${columns.map(([, , value]) => cell(value(r))).join(' | ')} |`);
-    if (results.length > MAX_SUMMARY_ENDPOINTS)
-        lines.push(`| and ${results.length - MAX_SUMMARY_ENDPOINTS} more |${' |'.repeat(columns.length - 1)}`);
-    lines.push('', `The rows above describe each endpoint; the table at the top, and the timeline, describe ${outcome.url.href}.`, '');
-    return [...lines, ...environments(results)];
-}
-/** The longest value a cell of the environments' table shows. */
-const summary_MAX_VALUE_CHARS = 200;
-/** Each server's `env-report` side by side, a value unlike the first server's marked: a tuning that did not reach. */
-function environments(results) {
-    const reported = results.slice(0, MAX_SUMMARY_ENDPOINTS).filter((r) => r.server?.env !== undefined);
-    if (reported.length === 0)
-        return [];
-    const names = [...new Set(reported.flatMap((r) => (r.server?.env ?? []).map((e) => e.name)))];
-    const valueOf = (r, name) => r.server?.env?.find((e) => e.name === name)?.value;
-    const first = reported[0];
-    const shown = (r, name) => {
-        const value = valueOf(r, name);
-        const text = value === undefined
-            ? '*not set*'
-            : code(value.length > summary_MAX_VALUE_CHARS ? `${value.slice(0, summary_MAX_VALUE_CHARS)}\u2026` : value);
-        return r !== first && value !== valueOf(first, name) ? `\u26a0\ufe0f ${text}` : text;
-    };
-    return [
-        '#### Server environments',
-        '',
-        `| endpoint | process | ${names.map((n) => cell(code(n))).join(' | ')} |`,
-        `|---|---:|${names.map(() => '---').join('|')}|`,
-        ...reported.map((r) => `| ${cell(code(r.url.href))} | ${r.server?.envPid ?? r.server?.pid ?? '\u2014'} | ${names.map((n) => cell(shown(r, n))).join(' | ')} |`),
-        ''
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/server/job-end.ts
-/** The state's one name, as the runner passes it back: `STATE_servers`. */
-const JOB_END_STATE_NAME = 'servers';
-const NAME = JOB_END_STATE_NAME;
-/** As many as `url` may have lines. */
-const MAX_SERVERS = 1000;
-/** One server's entry, or undefined when it is not this job's to stop. */
-function serverEndState(settings, server) {
-    const { start, container, stop, stopTimeoutMs: timeoutMs, logLines } = settings;
-    const logFile = server?.logFile;
-    if (settings.host !== undefined) {
-        // a remote server is stopped only by its marker: one `start` launched there, or `pid` with `stop: always`
-        const ours = start !== undefined ? stop !== 'never' : stop === 'always';
-        if (!ours || server?.pid === undefined || server.host === undefined)
-            return undefined;
-        const { pid, startTicks, bootId, runMarker } = server;
-        const nodes = server.nodes === undefined ? {} : { nodes: server.nodes };
-        return {
-            kind: 'remote',
-            host: server.host,
-            pid,
-            startTicks,
-            bootId,
-            runMarker,
-            timeoutMs,
-            logFile,
-            logLines,
-            ...nodes
-        };
-    }
-    if (container !== undefined) {
-        // only a container `start` ran is this job's to stop (`stop: job-end`), or any with `stop: always`
-        const ours = (start !== undefined && stop === 'job-end') || stop === 'always';
-        if (!ours || server?.container === undefined)
-            return undefined;
-        const socket = server.dockerSocket ?? '';
-        return { kind: 'container', container: server.container, socket, timeoutMs, logFile, logLines };
-    }
-    // a server this step launched is this job's to stop; one given by `pid` only with `stop: always`
-    const ours = start !== undefined ? stop !== 'never' : stop === 'always';
-    if (!ours || server?.pid === undefined)
-        return undefined;
-    const { pid, startTicks, bootId, runMarker } = server;
-    return { kind: 'process', pid, startTicks, bootId, runMarker, timeoutMs, logFile, logLines };
-}
-/** Each server's entry, in the order of the `url` lines, from what is known of each so far (undefined: not launched). */
-function serverEndStates(settings, facts) {
-    const { stop, stopTimeoutMs, logLines } = settings;
-    return settings.servers.map(({ start, container, host }, i) => serverEndState({ start, container, host, stop, stopTimeoutMs, logLines }, facts(i)));
-}
-/** Whether some server, once launched, is this job's to stop: its state must then be saved as soon as it runs. */
-const stopsAnyAtJobEnd = (settings) => serverEndStates(settings, () => ({ pid: 1, container: 'any', host: 'any' })).some((s) => s !== undefined);
-/** The state to save (each server's entry, in order), or undefined when no server has one. */
-function jobEndState(servers) {
-    if (servers.every((s) => s === undefined))
-        return undefined;
-    return { [NAME]: JSON.stringify(servers.map((s) => s ?? null)) };
-}
-/** A state value not in the form the main step writes: refused whole, and nothing is signalled. */
-class JobEndStateError extends Error {
-    stateName;
-    value;
-    form;
-    constructor(
-    /** Where in the state: `servers[0].pid`. */
-    stateName, value, 
-    /** The form the main step writes. */
-    form) {
-        super(`STATE_${stateName}: not ${form}`);
-        this.stateName = stateName;
-        this.value = value;
-        this.form = form;
-        this.name = 'JobEndStateError';
-    }
-}
-/** The saved entries, each to be read by `readServerEndState`; none when the main step saved nothing. */
-function readJobEndState(get) {
-    const text = get(NAME);
-    if (text === '')
-        return [];
-    let list;
-    try {
-        list = JSON.parse(text);
-    }
-    catch {
-        list = undefined;
-    }
-    if (!Array.isArray(list) || list.length === 0 || list.length > MAX_SERVERS)
-        throw new JobEndStateError(NAME, text, `a JSON list of 1 to ${MAX_SERVERS} servers`);
-    return list;
-}
-/** Linux's largest pid (PID_MAX_LIMIT); pid 1 is init, never a server this step launched. */
-const PID_MAX = 4_194_304;
-const BOOT_ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MARKER_FORM = /^[0-9a-f]{32}$/;
-/** As `host` takes it: nothing ssh could read as an option. */
-const job_end_HOST_FORM = /^[A-Za-z0-9_][A-Za-z0-9_.@:[\]%-]{0,254}$/;
-const job_end_CONTAINER_FORM = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
-/** A path as `log-file` takes it (the post step runs in the workspace too): no control character, at most PATH_MAX. */
-// eslint-disable-next-line no-control-regex
-const PATH_FORM = /^[^\0-\x1f\x7f]{1,4095}$/;
-/** Server `i`'s entry, read back in the form `serverEndState` writes; undefined when it has nothing to stop. */
-function readServerEndState(entry, i) {
-    if (entry === null)
-        return undefined;
-    const at = `${NAME}[${i}]`;
-    if (typeof entry !== 'object' || Array.isArray(entry))
-        throw new JobEndStateError(at, job_end_shown(entry), 'a server (a JSON object), or null');
-    const saved = entry;
-    const whole = (name, min, max, form, optional = false) => {
-        const v = saved[name];
-        if (optional && v === undefined)
-            return undefined;
-        if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
-            throw new JobEndStateError(`${at}.${name}`, job_end_shown(v), form);
-        return v;
-    };
-    const matching = (name, pattern, form, optional = true) => {
-        const v = saved[name];
-        if (optional && v === undefined)
-            return undefined;
-        if (typeof v !== 'string' || !pattern.test(v))
-            throw new JobEndStateError(`${at}.${name}`, job_end_shown(v), form);
-        return v;
-    };
-    const common = {
-        timeoutMs: whole('timeoutMs', 1, 2_147_483_647, 'milliseconds from 1 to 2147483647'),
-        logFile: matching('logFile', PATH_FORM, 'a path without control characters, or none'),
-        logLines: whole('logLines', 0, 1000, 'a whole number from 0 to 1000')
-    };
-    if (saved.kind === 'container')
-        return {
-            kind: 'container',
-            container: matching('container', job_end_CONTAINER_FORM, 'a container id or name', false),
-            socket: matching('socket', PATH_FORM, 'a socket path without control characters', false),
-            ...common
-        };
-    const processEntry = {
-        pid: whole('pid', 2, PID_MAX, `a process id from 2 to ${PID_MAX}`),
-        startTicks: whole('startTicks', 0, Number.MAX_SAFE_INTEGER, 'a start time in clock ticks, or none', true),
-        bootId: matching('bootId', BOOT_ID_FORM, 'a boot id (a UUID in lower case), or none'),
-        runMarker: matching('runMarker', MARKER_FORM, 'a run marker (32 hexadecimal digits), or none'),
-        ...common
-    };
-    if (saved.kind === 'remote') {
-        const host = matching('host', job_end_HOST_FORM, 'an ssh destination', false);
-        if (saved.nodes === undefined)
-            return { kind: 'remote', host, ...processEntry };
-        const nodes = saved.nodes;
-        if (!Array.isArray(nodes) || nodes.length > MAX_SERVERS)
-            throw new JobEndStateError(`${at}.nodes`, job_end_shown(nodes), 'a list of nodes');
-        return {
-            kind: 'remote',
-            host,
-            ...processEntry,
-            nodes: nodes.map((n, j) => {
-                const node = (typeof n === 'object' && n !== null ? n : {});
-                const where = `${at}.nodes[${j}]`;
-                if (typeof node.host !== 'string' || !job_end_HOST_FORM.test(node.host))
-                    throw new JobEndStateError(`${where}.host`, job_end_shown(node.host), 'an ssh destination');
-                if (typeof node.pid !== 'number' || !Number.isInteger(node.pid) || node.pid < 2 || node.pid > PID_MAX)
-                    throw new JobEndStateError(`${where}.pid`, job_end_shown(node.pid), `a process id from 2 to ${PID_MAX}`);
-                const ticks = node.startTicks;
-                if (ticks !== undefined && (typeof ticks !== 'number' || !Number.isSafeInteger(ticks) || ticks < 0))
-                    throw new JobEndStateError(`${where}.startTicks`, job_end_shown(ticks), 'a start time in clock ticks, or none');
-                return { host: node.host, pid: node.pid, startTicks: ticks };
-            })
-        };
-    }
-    if (saved.kind !== 'process')
-        throw new JobEndStateError(`${at}.kind`, job_end_shown(saved.kind), '"process", "container" or "remote"');
-    return { kind: 'process', ...processEntry };
-}
-/** A saved value as the refusal shows it. */
-const job_end_shown = (v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
 
 ;// CONCATENATED MODULE: ./src/server/docker.ts
 /**
@@ -21378,7 +18338,7 @@ class DockerEngine {
         this.socketPath = socketPath;
         // the job-end step sends no other request: the dispatchers' API is set up here too
         setUpUndici();
-        this.agent = new undici_parts_Agent({ connect: { socketPath }, pipelining: 0 });
+        this.agent = new Agent({ connect: { socketPath }, pipelining: 0 });
     }
     /** Whether an engine answers, or why not (`ENOENT`, `ECONNREFUSED`, an HTTP status). */
     async ping(call = {}) {
@@ -21456,7 +18416,7 @@ class DockerEngine {
     async follow(id, tty, out, signal) {
         const demux = tty ? out : demultiplexer(out);
         try {
-            const { statusCode, body } = await undici_parts_request(this.agent, {
+            const { statusCode, body } = await request(this.agent, {
                 method: 'GET',
                 origin: 'http://docker',
                 path: `/containers/${encodeURIComponent(id)}/logs?follow=1&stdout=1&stderr=1`,
@@ -21481,7 +18441,7 @@ class DockerEngine {
         const timeout = AbortSignal.timeout(ms);
         const signal = call.signal === undefined ? timeout : AbortSignal.any([timeout, call.signal]);
         try {
-            const { statusCode, headers, body } = await undici_parts_request(this.agent, { method, origin: 'http://docker', path, signal });
+            const { statusCode, headers, body } = await request(this.agent, { method, origin: 'http://docker', path, signal });
             this.podman = headers['libpod-api-version'] !== undefined;
             const chunks = [];
             let size = 0;
@@ -21595,6 +18555,150 @@ function gone(r) {
         return false;
     }
 }
+
+;// CONCATENATED MODULE: ./src/inputs/secrets.ts
+/**
+ * Secrets: which names hold credentials, the parts of a credential a server may echo alone, and redaction of every
+ * form a secret may take in text. One rule for headers, `env-report`, URL query parameters and masking.
+ */
+/** What a secret is replaced with. */
+const MASK = '***';
+/**
+ * Names that say their value is a credential: one rule for request headers (masked in output, never forwarded to
+ * another origin on a redirect), `env-report` variables (masked) and URL query parameters (masked). Short words
+ * (PAT, PWD, PASS, DSN, JWT) count as a word of the name only (GH_PAT, MYSQL_PWD, PGPASS), so that PATH and the
+ * shell's own PWD/OLDPWD (the working directory) are not taken for one.
+ */
+const isCredentialName = (name) => /auth|cookie|token|key|secret|passw|credential|signature|private|netrc|jwt|dsn/i.test(name) ||
+    (/^sig$|(?:^|[_-])(?:pat|pass|pwd)(?:$|[_-])|pass$/i.test(name) && !/^(?:old)?pwd$/i.test(name));
+/**
+ * Credential shapes found by value, whatever the name: a URL's user information (`postgres://app:pw@db/x`, a
+ * Sentry DSN, `https://ghp_\u2026@github.com`), a `password`/`passwd`/`pwd` field (`password=\u2026`, `.netrc`'s
+ * `password \u2026`), a PEM block, and the token forms of GitHub (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`,
+ * `github_pat_`), GitLab (`glpat-`), Hugging Face (`hf_`), OpenAI-style keys (`sk-`), Slack (`xoxa-`, `xoxb-`,
+ * `xoxp-`), npm (`npm_`), AWS access key ids (`AKIA\u2026`, `ASIA\u2026`) and JWTs (`eyJ\u2026.eyJ\u2026.\u2026`). Each is linear (no
+ * nested quantifier, and a scheme starts only where a word starts), so that a hostile text of any length is
+ * scanned in linear time.
+ */
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*-----/;
+const TOKENS = /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|(?:AKIA|ASIA)[0-9A-Z]{16})/;
+const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/;
+const CREDENTIAL_SHAPES = [
+    /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i,
+    /\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*\S|\blogin\s+\S+\s+password\s+\S/i,
+    PEM_BEGIN,
+    TOKENS,
+    JWT
+];
+/** A value that holds a credential by its shape (CREDENTIAL_SHAPES), whatever it is called. */
+const holdsCredential = (value) => CREDENTIAL_SHAPES.some((shape) => shape.test(value));
+/** The one rule for a named value (an `env-report` variable): a credential by its name, its shape, or a known secret. */
+const isSecretValue = (name, value, secrets = []) => isCredentialName(name) || holdsCredential(value) || secrets.some((s) => s !== '' && value.includes(s));
+/**
+ * Secrets shorter than this are refused: masking a one- to three-character string would blank it in every
+ * word that holds it, and not masking it would print it. No real key is that short.
+ */
+const MIN_SECRET_CHARS = 4;
+/** The variables that name a proxy, as curl, Python's requests and undici read them. */
+const PROXY_VARIABLES = (/* unused pure expression or super */ null && (['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY']));
+/**
+ * The credentials in the proxy URLs of `env` (`http://user:password@proxy:3128`): the user and password as the
+ * URL writes them, the password alone, and decoded. The action prints a proxy without them (`proxyLabel`), but
+ * `env-report`, a server's log, the history or a proxy's own error page may carry the URL or the password. A
+ * password shorter than MIN_SECRET_CHARS is masked only with its user, not alone (it would blank every word that
+ * holds it); unlike an input, a variable the job sets for every step is not refused.
+ */
+function proxySecrets(env) {
+    const found = new Set();
+    for (const name of PROXY_VARIABLES) {
+        // the authority's user information: up to its last @, as curl reads it (a password may hold a bare @)
+        const userinfo = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s]*)@/i.exec(env[name]?.trim() ?? '')?.[1];
+        if (userinfo === undefined || userinfo === '')
+            continue;
+        const password = userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : userinfo;
+        for (const s of [userinfo, password, decoded(password)])
+            if (s.length >= MIN_SECRET_CHARS)
+                found.add(s);
+    }
+    return [...found];
+}
+const decoded = (text) => {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+};
+/**
+ * The parts of a credential header's value a server may echo alone, beside the whole value: the token after
+ * an auth scheme (`Bearer tok`, `Basic dXNl\u2026`) and each cookie's value (`a=1; session=xyz`).
+ */
+function credentialParts(name, value) {
+    if (/cookie/i.test(name))
+        return value
+            .split(';')
+            .map((c) => c.slice(c.indexOf('=') + 1).trim())
+            .filter((v) => v !== '');
+    const scheme = /authorization/i.test(name) ? /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value) : null;
+    return scheme ? [scheme[1].trim()] : [];
+}
+/**
+ * Replaces every secret in `text`, as written and as JSON escapes it once and twice (a body quoted in a debug
+ * line), then each credential shape where it stands (a URL keeps its scheme and host, a password field its name; of
+ * a PEM block only its BEGIN line is recognisable, and `env-report` masks such a value whole). The CLI has no runner
+ * to mask for it, and the action masks before the runner does.
+ */
+function redact(text, secrets) {
+    const forms = new Set();
+    for (const s of secrets) {
+        const once = JSON.stringify(s).slice(1, -1);
+        forms.add(s).add(once).add(JSON.stringify(once).slice(1, -1));
+    }
+    // longest first, so that a part (the token) never splits the whole (`Bearer token`) before it is masked
+    return [...forms]
+        .filter((s) => s !== '')
+        .sort((a, b) => b.length - a.length)
+        .reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), text)
+        .replace(/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`)
+        .replace(/(\b(?:password|passwd|pwd)\b["']?\s*[=:]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`)
+        .replace(/(\blogin\s+\S+\s+password\s+)\S+/gi, `$1${MASK}`)
+        .replace(new RegExp(PEM_BEGIN, 'g'), MASK)
+        .replace(new RegExp(TOKENS, 'g'), MASK)
+        .replace(new RegExp(JWT, 'g'), MASK);
+}
+
+;// CONCATENATED MODULE: ./src/runtime/clock.ts
+/** process.uptime() counts from the process's start as performance.now() does, without loading node:perf_hooks. */
+const systemClock = {
+    now: () => process.uptime() * 1000,
+    wallMs: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve();
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, Math.max(0, ms));
+        signal?.addEventListener('abort', done, { once: true });
+    })
+};
+/** `850ms`, `12.3s`, `4m05s`, `1h02m`: short, and exact enough to read at a glance. */
+function formatDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)}ms`;
+    if (ms < 59_950)
+        return `${seconds(ms)}s`;
+    const totalS = Math.floor(ms / 1000);
+    const h = Math.floor(totalS / 3600);
+    const m = Math.floor((totalS % 3600) / 60);
+    const s = totalS % 60;
+    return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
+}
+/** Seconds with one decimal, as the outputs give them. */
+const seconds = (ms) => (Math.round(ms / 100) / 10).toFixed(1);
 
 ;// CONCATENATED MODULE: ./src/server/log-follower.ts
 /**
@@ -21811,7 +18915,7 @@ class LogFollower {
         return line;
     }
     pendingText() {
-        const text = secrets_redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.options.secrets ?? []);
+        const text = redact(Buffer.concat(this.pending, this.pendingBytes).toString('utf8'), this.options.secrets ?? []);
         return text.length > MAX_LINE_CHARS || this.pendingCut ? `${text.slice(0, MAX_LINE_CHARS)}\u2026` : text;
     }
     /** The last `keep` lines, an unfinished one included, read to where the file ends; undefined without the file. */
@@ -22443,7 +19547,6 @@ async function stopRemoteNodes(state, deps) {
 
 ;// CONCATENATED MODULE: ./src/server/process.ts
 /** The model server as a process: launched by `start` or found by `pid`, watched until it exits, left running. */
-
 
 
 
@@ -23183,7 +20286,7 @@ async function tell(end, env, summaryPart, cancelledBy, member) {
     if (cancelledBy !== undefined)
         annotate('warning', jobEndCancelledText(cancelledBy));
     if (end.logTail !== undefined)
-        await untrustedGroup(markdown_logTailTitle(end.logTail, end.logFile), end.logTail.map((l) => `${l.number}: ${l.text}`), info);
+        await untrustedGroup(logTailTitle(end.logTail, end.logFile), end.logTail.map((l) => `${l.number}: ${l.text}`), info);
     // the stop is done and said: a summary that cannot be written is no failure to stop
     const section = env.GITHUB_STEP_SUMMARY ? summaryPart(jobEndSummary(shortTail(end), cancelledBy, member)) : '';
     if (section !== '')
@@ -23202,7 +20305,7 @@ const shortTail = (end) => end.logTail === undefined ? end : { ...end, logTail: 
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1209);
+/* harmony import */ var _action_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1941);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2206);
 
 

@@ -19,7 +19,7 @@ import {
   stopLines
 } from '../report/lifecycle-report.js'
 import { logTailTitle } from '../report/markdown.js'
-import { summaryBudget, summaryTail } from '../report/summary.js'
+import { summaryBudget, summaryTail } from '../report/summary-budget.js'
 import { JobEndStateError, readJobEndState, readServerEndState } from '../server/job-end.js'
 import type { JobEnd } from '../server/stop.js'
 import { type SavedServer, savedServer } from '../wait/servers/kind.js'

@@ -4,6 +4,9 @@
  */
 import type { InputName } from './input-names.js'
 
+/** The form of `pid` (and the CLI's `stop --pid`), named by the input and by the server reading it. */
+export const PID_FORM = 'a process id (12345) or the path of a file holding one'
+
 /** `"5x" is not a duration such as …`: the value (as a message shows it) is not the form the input accepts. */
 interface NotTheForm {
   value: string

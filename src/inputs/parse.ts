@@ -1,5 +1,5 @@
 /** Parsers for the textual forms of inputs. Each throws a ProblemError, which names the accepted form where it can. */
-import { ProblemError } from './input-error.js'
+import { PID_FORM, ProblemError } from './input-error.js'
 import { hasControlChars, printable } from '../runtime/text.js'
 import { ENGINE_NAMES, type Engine, engineInputName } from '../engines/index.js'
 import type { Server } from './settings.js'
@@ -137,8 +137,6 @@ export function parseHost(text: string): string | undefined {
     throw new ProblemError({ value: printable(text), form: HOST_FORM })
   return text
 }
-
-export const PID_FORM = 'a process id (12345) or the path of a file holding one'
 
 export function parsePid(text: string): Server['pid'] {
   if (text === '') return undefined

@@ -15,6 +15,7 @@ import {
 import { phaseMarkdown } from './profile-report.js'
 import { smokeRows } from './smoke-report.js'
 import { trendMarkdown } from './trend-chart.js'
+import { capBytes, lastChars, MAX_SUMMARY_BYTES, MAX_TAIL_CHARS } from './summary-budget.js'
 import { formatDuration, seconds } from '../runtime/clock.js'
 import type { GateOutcome, TargetOutcome } from '../facts/outcome.js'
 import type { EnvEntry } from '../server/env-report.js'
@@ -24,9 +25,7 @@ const firstOf = (items: readonly string[], max: number): string[] =>
   items.length > max ? [...items.slice(0, max), `and ${items.length - max} more`] : [...items]
 
 /** GitHub refuses a job summary over 1 MiB; each part is capped, and this is the last guard. */
-const MAX_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024
 const MAX_SUMMARY_MODELS = 50
-const MAX_TAIL_CHARS = 64 * 1024
 const MAX_ENV_VALUE_CHARS = 1000
 
 export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): string {
@@ -161,54 +160,7 @@ function causeLines(outcome: GateOutcome, ctx: ReportContext): string[] {
   return lines
 }
 
-/** The last lines that fit in `max` characters together. */
-function lastChars(lines: readonly string[], max: number): string[] {
-  let total = 0
-  let i = lines.length
-  while (i > 0 && total + lines[i - 1].length + 1 <= max) total += lines[--i].length + 1
-  return lines.slice(i)
-}
-
 const clipText = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text)
-
-/** The text cut at a line to fit in `max` UTF-8 bytes, saying so. */
-function capBytes(text: string, max: number): string {
-  if (Buffer.byteLength(text) <= max) return text
-  const cut = Buffer.from(text)
-    .subarray(0, max - LEFT_OUT_BYTES)
-    .toString('utf8')
-  return `${cut.slice(0, cut.lastIndexOf('\n') + 1)}\n*(the rest of this summary is left out: GitHub takes at most 1 MiB)*\n`
-}
-
-/** Room kept for the line saying the rest is left out. */
-const LEFT_OUT_BYTES = 200
-
-/**
- * The parts of one step's summary, written one after another (the job-end step's, a section per server): each is
- * given what the parts before it left of GitHub's 1 MiB, and once that is spent, nothing.
- */
-export function summaryBudget(max = MAX_SUMMARY_BYTES): (part: string) => string {
-  let left = max
-  return (part) => {
-    const bytes = Buffer.byteLength(part)
-    if (bytes <= left - LEFT_OUT_BYTES) {
-      left -= bytes
-      return part
-    }
-    const capped = left < LEFT_OUT_BYTES ? '' : capBytes(part, left)
-    left = 0
-    return capped
-  }
-}
-
-/** A log's last lines, as many as a summary shows of one (each line as `number: text`). */
-export function summaryTail<T extends { number: number; text: string }>(lines: readonly T[]): T[] {
-  const shown = lastChars(
-    lines.map((l) => `${l.number}: ${l.text}`),
-    MAX_TAIL_CHARS
-  )
-  return lines.slice(lines.length - shown.length)
-}
 
 const MAX_SUMMARY_ENDPOINTS = 100
 

@@ -1,4 +1,5 @@
-import { summaryBudget, summaryMarkdown, summaryTail } from '../../../src/report/summary.js'
+import { summaryBudget, summaryTail } from '../../../src/report/summary-budget.js'
+import { summaryMarkdown } from '../../../src/report/summary.js'
 import { envReport } from '../../../src/server/env-report.js'
 import type { GateOutcome } from '../../../src/facts/outcome.js'
 

@@ -4,7 +4,8 @@
  * is stopped at the same time.
  */
 import { statSync } from 'node:fs'
-import { CONTAINER_FORM, DURATION_FORM, parseContainer, parseDuration, PID_FORM } from '../../inputs/parse.js'
+import { PID_FORM } from '../../inputs/input-error.js'
+import { CONTAINER_FORM, DURATION_FORM, parseContainer, parseDuration } from '../../inputs/parse.js'
 import { printable } from '../../runtime/text.js'
 import { systemClock } from '../../runtime/clock.js'
 import { cancelOnSignals } from '../../runtime/halter.js'
