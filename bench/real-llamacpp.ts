@@ -68,6 +68,8 @@ export interface RealRun {
   /** Without the log (the server started here): from its spawn to the observer's first 200, in seconds. */
   observedS?: number
   stdout: string
+  /** Every output of the action, as it set them. */
+  outputs: Record<string, string>
 }
 
 /** `m.ss.mmm.uuu` on the line `llama_server: model loaded`, in seconds. */
@@ -104,6 +106,7 @@ export async function realRun({
   entry,
   node = process.execPath,
   serverArgs = [],
+  inputs = {},
   kill
 }: {
   real: RealLlamacpp
@@ -114,6 +117,8 @@ export async function realRun({
   node?: string
   /** More arguments for llama-server (a CUDA build: `-ngl 99`, every layer on the GPU). */
   serverArgs?: readonly string[]
+  /** More inputs for the action (`smoke-test`). */
+  inputs?: Record<string, string>
   /** Given each server's process (group) id, to stop it afterwards: the caller's own processes. */
   kill(pid: number): void
 }): Promise<RealRun> {
@@ -156,7 +161,8 @@ export async function realRun({
       model: 'wfm-random',
       timeout: '2m',
       'history-file': '',
-      ...(withLog ? { start: [real.server, ...args].join(' '), 'log-file': logFile } : {})
+      ...(withLog ? { start: [real.server, ...args].join(' '), 'log-file': logFile } : {}),
+      ...inputs
     },
     onStart: (child) => {
       child.once('exit', () => (exitAt = performance.now()))
@@ -183,7 +189,8 @@ export async function realRun({
     startupSeconds: run.outputs['startup-seconds'] ? Number(run.outputs['startup-seconds']) : undefined,
     loadedStampS: loadedStamp(log),
     observedS: seen === undefined || spawnedAt === undefined ? undefined : (seen - spawnedAt) / 1000,
-    stdout: run.stdout
+    stdout: run.stdout,
+    outputs: run.outputs
   }
 }
 

@@ -1,16 +1,22 @@
 #!/usr/bin/env node
 /**
- * `npm run images` (after `npm run build`): the pictures of the job summary in the README, docs/images/*.png.
- * Each is a real run of the packaged action: dist/index.js and then its post step dist/post.js, run as the runner
+ * `npm run images` (after `npm run build`): the pictures of the job summary in the README and of the
+ * `history --html` page in docs/startup-profile.md, docs/images/*.png.
+ *
+ * The job summaries are each a real run of the packaged action: dist/index.js and then its post step dist/post.js, run as the runner
  * runs them (INPUT_* variables, the GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files), the action
  * starting a stand-in vLLM that replays a recorded start-up log at its recorded pace (__tests__/fixtures/
  * replay-log.mjs), then serves the model as vLLM does. The summary Markdown they wrote is rendered as GitHub renders it (marked for GitHub's Markdown,
  * github-markdown-css for its look, Mermaid's own bundle for the chart, all loaded from node_modules by file URL)
  * and photographed by headless Chromium (Debian's `chromium`). Nothing comes from the network.
  *
+ * The history page (history-page.png) is the one `node dist/cli.js history --html` writes from the seeds' story,
+ * __tests__/fixtures/history/seeds-story.jsonl (three runs at 88.8 tokens/s with NCCL variables, then 62.9 without:
+ * the runs the history page's e2e test opens too), photographed the same way; it takes seconds.
+ *
  *   node scripts/summary-images.mjs [--pace N] [--keep DIR] [--only NAME.png]
  *
- * --pace N replays the log N times faster (to try a change of style quickly; the pictures' figures then disagree
+ * --pace N replays the summaries' log N times faster (to try a change of style quickly; the pictures' figures then disagree
  * with the log's own stamps, so commit only pictures made at the default pace 1: about 7 minutes); --keep DIR also
  * leaves the Markdown and the HTML in DIR; --only makes one of the pictures.
  */
@@ -41,6 +47,8 @@ const RUNS = [
   { image: 'summary-ready.png', log: 'vllm-v0.16.1rc1.log', inputs: {} },
   { image: 'summary-failure.png', log: 'vllm-v0.16.1rc1-oom-fail.log', inputs: {} }
 ]
+/** The history pictured: a file of runs, as `history --html` reads it. */
+const PAGES = [{ image: 'history-page.png', history: '__tests__/fixtures/history/seeds-story.jsonl' }]
 /** The job's name, which GitHub shows above its summary. */
 const JOB = 'model-tests'
 
@@ -159,11 +167,19 @@ function page(markdown, title) {
 `
 }
 
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--hide-scrollbars',
+  '--allow-file-access-from-files'
+]
+
 function shoot(browser, html, png, dir) {
   const file = join(dir, 'summary.html')
   writeFileSync(file, html)
   const url = pathToFileURL(file).href
-  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--allow-file-access-from-files']
+  const flags = [...CHROMIUM_FLAGS, `--user-data-dir=${join(dir, 'chromium')}`]
   const budget = '--virtual-time-budget=15000'
   const dom = execFileSync(browser, [...flags, budget, '--dump-dom', url], {
     encoding: 'utf8',
@@ -178,10 +194,59 @@ function shoot(browser, html, png, dir) {
   )
 }
 
+/**
+ * The page as `history --html` writes it, photographed whole: a copy of it with a line of script that writes its
+ * height into the DOM tells how tall the window must be (the page's policy lets inline script run, nothing else).
+ */
+function historyImage(browser, page, dir) {
+  const history = join(dir, 'history.jsonl')
+  writeFileSync(history, readFileSync(at(page.history)))
+  const file = join(dir, 'history.html')
+  execFileSync(process.execPath, [at('dist/cli.js'), 'history', '--file', history, '--html', file], {
+    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CACHE_HOME: dir },
+    // its count of runs on stderr names the temporary file: not worth a line here
+    stdio: 'pipe'
+  })
+  const measured = join(dir, 'measured.html')
+  const html = readFileSync(file, 'utf8')
+  const measure =
+    "<script>addEventListener('load',()=>{document.body.dataset.height=String(Math.ceil(document.documentElement.scrollHeight))})</script>"
+  writeFileSync(measured, html.replace('</body>', `${measure}</body>`))
+  const flags = [...CHROMIUM_FLAGS, `--user-data-dir=${join(dir, 'chromium')}`, `--window-size=${WIDTH},800`]
+  const dom = execFileSync(browser, [...flags, '--dump-dom', pathToFileURL(measured).href], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore']
+  })
+  const height = Number(/data-height="(\d+)"/.exec(dom)?.[1])
+  if (!Number.isFinite(height)) throw new Error('the history page did not finish its layout')
+  if (!/data-charts-drawn="2"/.test(dom)) throw new Error('the history page did not draw its two charts')
+  execFileSync(
+    browser,
+    [
+      ...flags.filter((f) => !f.startsWith('--window-size')),
+      '--force-device-scale-factor=2',
+      `--window-size=${WIDTH},${height}`,
+      `--screenshot=${at('docs/images', page.image)}`,
+      pathToFileURL(file).href
+    ],
+    { stdio: 'ignore' }
+  )
+}
+
 const browser = chromium()
 if (!existsSync(at('dist/index.js'))) throw new Error('no dist/index.js: npm run build first')
 mkdirSync(at('docs/images'), { recursive: true })
-for (const run of RUNS.filter((r) => flag('--only') === undefined || r.image === flag('--only'))) {
+const only = flag('--only')
+for (const page of PAGES.filter((p) => only === undefined || p.image === only)) {
+  const dir = mkdtempSync(join(tmpdir(), 'wait-for-model-images-'))
+  try {
+    historyImage(browser, page, dir)
+    process.stdout.write(`docs/images/${page.image}\n`)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+for (const run of RUNS.filter((r) => only === undefined || r.image === only)) {
   const dir = mkdtempSync(join(tmpdir(), 'wait-for-model-images-'))
   try {
     const markdown = await job(run, dir)

@@ -18,7 +18,7 @@ afterEach(async () => {
 })
 
 async function simulated(
-  engine: 'sglang' | 'tgi' | 'ollama',
+  engine: 'sglang' | 'tgi' | 'ollama' | 'llamacpp',
   model: string,
   pace: { tokensPerSecond: number; ttftMs: number },
   generationFails = false
@@ -66,6 +66,47 @@ describe('the smoke test', () => {
       /"decodeTokensPerSecond":\d+(\.\d)?,"smokeTokens":64/
     )
   })
+
+  it.each([
+    ['llamacpp', 'qwen3-8b-q4_k_m.gguf', "llama.cpp's timings: predicted_per_second, prompt_ms", 'timings'],
+    ['ollama', 'qwen3:8b', "Ollama's eval_count / eval_duration, prompt_eval_duration", 'eval_duration']
+  ] as const)(
+    "the action on %s: the engine's own timing beside ours, in the summary, the log, results and the history",
+    async (engine, model, words, source) => {
+      const base = await simulated(engine, model, { tokensPerSecond: 50, ttftMs: 300 })
+      const file = box.path(`engine-${engine}.jsonl`)
+      const stretch = measureLoad()
+      const run = await runAction({
+        entry,
+        inputs: {
+          url: `${base}${engine === 'ollama' ? '/api/tags' : '/v1/models'}`,
+          model: model.split(/[.:-]/)[0],
+          'smoke-test': 'true',
+          'history-file': file
+        }
+      })
+      const load = stretch()
+      expect(run.code).toBe(0)
+      const result = JSON.parse(run.outputs.results)[0]
+      // the simulated engine times itself as the real one does: its prefill is the time to the first token it was
+      // given, its decode rate the pace set (Ollama's counts the first token too: a hair above)
+      expect(result['engine-timings']).toMatchObject({ source, 'prompt-ms': 300 })
+      expect(result['engine-timings']['decode-tokens-per-second']).toBeGreaterThan(40 / load)
+      expect(result['engine-timings']['decode-tokens-per-second']).toBeLessThan(55)
+      // the summary's Markdown escapes the underscores
+      expect(run.summary).toContain(
+        `| Engine's own timing (smoke test) | decode ${result['engine-timings']['decode-tokens-per-second'].toFixed(1)} tokens/s, ` +
+          `prompt 300 ms (median of 3; ${words.replace(/_/g, '\\_')}, timed inside the server) |`
+      )
+      expect(run.stdout).toMatch(
+        /^Smoke test: time to first token \d+ ms, decode [^\n]*; the engine's own: decode \d+\.\d tokens\/s, prompt 300 ms \(/m
+      )
+      expect(run.stdout).toContain(`prompt 300 ms (${words})\n`)
+      const record = JSON.parse(readFileSync(file, 'utf8').trim())
+      expect(record.enginePromptMs).toBe(300)
+      expect(record.engineDecodeTokensPerSecond).toBeCloseTo(result['engine-timings']['decode-tokens-per-second'], 0)
+    }
+  )
 
   it('the action: a slower decode rate than earlier runs warns, naming the env-report variable lost; fails with fail-on-regression', async () => {
     const base = await simulated('sglang', '/models/qwen3-8b', { tokensPerSecond: 100, ttftMs: 20 })

@@ -2,7 +2,7 @@
  * A real llama.cpp server (llama-server v0.5.0, built for CPU by scripts/real-llamacpp.sh) started by the action,
  * a random-weight model (scripts/tiny-gguf.py `small`, loaded in about a second). Correctness against the real
  * engine: ready, the right model, and `startup-seconds` within 0.3 s of the server's own `model loaded` stamp
- * (with the log; without it, no startup is measured). The lag itself is measured by `npm run bench -- --only
+ * (with the log; without it, no startup is measured); the smoke test reads the server's own `timings`. The lag itself is measured by `npm run bench -- --only
  * llamacpp`, not here. Skipped, saying why, unless WAIT_FOR_MODEL_LLAMA_SERVER and WAIT_FOR_MODEL_GGUF_PY are
  * set: `eval "$(scripts/real-llamacpp.sh)" && npm run test:real`.
  */
@@ -20,8 +20,17 @@ if (typeof real === 'string') {
   const models = box.path('small.gguf')
   beforeAll(() => makeModel(real, models, 'small', root), 120_000)
 
-  const run = (withLog: boolean, serverArgs: string[] = []) =>
-    realRun({ real, model: models, withLog, dir: box.dir(), entry, serverArgs, kill: (pid) => box.pids.push(pid) })
+  const run = (withLog: boolean, serverArgs: string[] = [], inputs: Record<string, string> = {}) =>
+    realRun({
+      real,
+      model: models,
+      withLog,
+      dir: box.dir(),
+      entry,
+      serverArgs,
+      inputs,
+      kill: (pid) => box.pids.push(pid)
+    })
 
   describe('a real llama.cpp server', () => {
     it('started by the action, its log followed: ready, its model, and startup-seconds by its own stamp', async () => {
@@ -43,6 +52,23 @@ if (typeof real === 'string') {
       )
       const plain = await run(true)
       expect([plain.ready, plain.placement]).toEqual([true, ''])
+    }, 120_000)
+
+    it("the smoke test: the engine's own timings (its `timings`) beside ours, as the real server reports them", async () => {
+      const r = await run(true, [], { 'smoke-test': 'true' })
+      expect([r.ready, r.reason]).toEqual([true, 'ready'])
+      const ours = Number(r.outputs['decode-tokens-per-second'])
+      const result = JSON.parse(r.outputs.results)[0]
+      expect(result['engine-timings']).toMatchObject({ source: 'timings' })
+      const own = result['engine-timings']['decode-tokens-per-second']
+      expect(result['engine-timings']['prompt-ms']).toBeGreaterThan(0)
+      expect(ours).toBeGreaterThan(0)
+      // the same tokens over nearly the same span: the server's clock leaves out the way to us and the streaming
+      expect(own).toBeGreaterThan(ours / 3)
+      expect(own).toBeLessThan(ours * 3)
+      expect(r.stdout).toMatch(
+        /^Smoke test: time to first token .*; the engine's own: decode \d+\.\d tokens\/s, prompt \d+ ms \(llama\.cpp's timings: predicted_per_second, prompt_ms\)$/m
+      )
     }, 120_000)
 
     it('started apart, the URL alone: ready, its model', async () => {

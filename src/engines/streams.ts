@@ -12,12 +12,59 @@ const count = (v: unknown): number | undefined =>
 export type TokenSource =
   'usage.completion_tokens' | 'timings.predicted_n' | 'eval_count' | 'details.generated_tokens' | 'chunks'
 
+/** One generation as the engine timed it inside the server: no network, no streaming between. */
+export interface EngineTimings {
+  /** llama.cpp's `timings`, or Ollama's `eval_count`, `eval_duration` and `prompt_eval_duration`. */
+  source: 'timings' | 'eval_duration'
+  /** llama.cpp's `predicted_per_second`; Ollama's `eval_count / eval_duration`, as `ollama run --verbose` prints it. */
+  decodeTokensPerSecond?: number
+  /** Its prompt processing (prefill): llama.cpp's `prompt_ms`; Ollama's `prompt_eval_duration`. */
+  promptMs?: number
+}
+
+/** A rate or milliseconds past this is no timing: it would only make the history's record unreadable. */
+const MOST = 1e9
+const positive = (v: unknown, most = MOST): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= most ? v : undefined
+/** Nanoseconds: a year, to stay within what a double holds exactly. */
+const nanoseconds = (v: unknown): number | undefined => positive(v, 366 * 24 * 3600 * 1e9)
+
+/** llama.cpp's `timings` object (its last event's, or every event's with `timings_per_token`); 0 is "not known yet". */
+function llamaTimings(timings: unknown): EngineTimings | undefined {
+  if (!isObject(timings)) return undefined
+  const decode = positive(timings.predicted_per_second)
+  const prompt = positive(timings.prompt_ms)
+  if (decode === undefined && prompt === undefined) return undefined
+  return {
+    source: 'timings',
+    ...(decode === undefined ? {} : { decodeTokensPerSecond: decode }),
+    ...(prompt === undefined ? {} : { promptMs: prompt })
+  }
+}
+
+/** Ollama's last object: counts, and durations in nanoseconds. */
+function ollamaTimings(event: Entry): EngineTimings | undefined {
+  const evals = positive(event.eval_count)
+  const evalNs = nanoseconds(event.eval_duration)
+  const decode = evals === undefined || evalNs === undefined ? undefined : positive(evals / (evalNs / 1e9))
+  const promptNs = nanoseconds(event.prompt_eval_duration)
+  const prompt = promptNs === undefined ? undefined : positive(promptNs / 1e6)
+  if (decode === undefined && prompt === undefined) return undefined
+  return {
+    source: 'eval_duration',
+    ...(decode === undefined ? {} : { decodeTokensPerSecond: decode }),
+    ...(prompt === undefined ? {} : { promptMs: prompt })
+  }
+}
+
 interface StreamEvent {
   /** A token, or a few. */
   text?: string
   /** The engine's own count so far (a final event carries the whole count). */
   tokens?: { count: number; source: TokenSource }
   error?: string
+  /** The engine's own timing of the generation so far (a final event carries the whole). */
+  timings?: EngineTimings
   /** Only `[DONE]` or the end of the body may follow. */
   done?: boolean
 }
@@ -70,9 +117,12 @@ const STREAM_ROUTES: Readonly<Record<StreamName, StreamRoute>> = {
       const choices = Array.isArray(event.choices) ? event.choices.filter(isObject) : []
       const text = choices.map((c) => (typeof c.text === 'string' ? c.text : '')).join('')
       const completion = isObject(event.usage) ? count(event.usage.completion_tokens) : undefined
+      // llama.cpp's /v1/completions carries its `timings` too, on the last chunk
+      const timings = llamaTimings(event.timings)
       return {
         text,
-        ...(completion === undefined ? {} : { tokens: { count: completion, source: 'usage.completion_tokens' } })
+        ...(completion === undefined ? {} : { tokens: { count: completion, source: 'usage.completion_tokens' } }),
+        ...(timings === undefined ? {} : { timings })
       }
     }
   },
@@ -93,9 +143,11 @@ const STREAM_ROUTES: Readonly<Record<StreamName, StreamRoute>> = {
     }),
     read(event) {
       const predicted = isObject(event.timings) ? count(event.timings.predicted_n) : undefined
+      const timings = llamaTimings(event.timings)
       return {
         text: typeof event.content === 'string' ? event.content : '',
         ...(predicted === undefined ? {} : { tokens: { count: predicted, source: 'timings.predicted_n' } }),
+        ...(timings === undefined ? {} : { timings }),
         ...(event.stop === true ? { done: true } : {})
       }
     }
@@ -132,9 +184,11 @@ const STREAM_ROUTES: Readonly<Record<StreamName, StreamRoute>> = {
     }),
     read(event) {
       const evals = event.done === true ? count(event.eval_count) : undefined
+      const timings = event.done === true ? ollamaTimings(event) : undefined
       return {
         text: typeof event.response === 'string' ? event.response : '',
         ...(evals === undefined ? {} : { tokens: { count: evals, source: 'eval_count' } }),
+        ...(timings === undefined ? {} : { timings }),
         ...(event.done === true ? { done: true } : {})
       }
     }

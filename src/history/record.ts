@@ -31,6 +31,9 @@ export interface RunRecord {
   ttftMs?: number
   decodeTokensPerSecond?: number
   smokeTokens?: number
+  /** The engine's own timing of the same requests (medians), where its stream carried one: beside ours, never compared. */
+  engineDecodeTokensPerSecond?: number
+  enginePromptMs?: number
   /** Once ready, where the model was (`gpu`, `partial`, `cpu`), where something told it. */
   placement?: string
   /** What the figures depend on: runs compare only with runs on the same (a part unknown on either side aside). */

@@ -19,6 +19,8 @@ export interface HistoryRow {
   /** The smoke test's medians (`smoke-test`); null without one. */
   'ttft-ms': number | null
   'decode-tokens-per-second': number | null
+  /** The engine's own decode rate of the same requests (llama.cpp, Ollama); null where it gave none. */
+  'engine-decode-tokens-per-second': number | null
   phases: Array<{ name: string; seconds: number }>
 }
 
@@ -32,6 +34,7 @@ const COLUMNS = [
   'engine',
   'ttft-ms',
   'decode-tokens-per-second',
+  'engine-decode-tokens-per-second',
   'phases'
 ] as const
 
@@ -47,6 +50,7 @@ export function historyRow(run: RunRecord): HistoryRow {
     engine: run.engine ?? null,
     'ttft-ms': run.ttftMs ?? null,
     'decode-tokens-per-second': run.decodeTokensPerSecond ?? null,
+    'engine-decode-tokens-per-second': run.engineDecodeTokensPerSecond ?? null,
     phases: run.phases.map((p) => ({ name: p.name, seconds: p.seconds }))
   }
 }
@@ -64,6 +68,7 @@ const cells = (row: HistoryRow): string[] => [
   row.engine ?? '',
   row['ttft-ms'] === null ? '' : String(row['ttft-ms']),
   row['decode-tokens-per-second'] === null ? '' : String(row['decode-tokens-per-second']),
+  row['engine-decode-tokens-per-second'] === null ? '' : String(row['engine-decode-tokens-per-second']),
   phaseCell(row.phases)
 ]
 

@@ -6,6 +6,7 @@ import { type EnvEntry, workerDifferences } from '../server/env-report.js'
 type OutputKind = 'boolean' | 'number' | 'json' | 'string'
 
 const secondsOr = (ms: number | undefined): string => (ms === undefined ? '' : seconds(ms))
+const round1 = (n: number | undefined): number | null => (n === undefined ? null : Number(n.toFixed(1)))
 const textOf = (value: number | string | undefined): string => (value === undefined ? '' : String(value))
 
 /** In action.yml's order (a test holds the two together). */
@@ -78,7 +79,16 @@ function resultRecord(r: TargetOutcome): Record<string, JsonValue> {
       : {
           'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
           'decode-tokens-per-second':
-            r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
+            r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1)),
+          // what the engine timed inside the server (llama.cpp, Ollama); null where its stream carried none
+          'engine-timings':
+            r.smoke.engine === undefined
+              ? null
+              : {
+                  source: r.smoke.engine.source,
+                  'decode-tokens-per-second': round1(r.smoke.engine.decodeTokensPerSecond),
+                  'prompt-ms': round1(r.smoke.engine.promptMs)
+                }
         })
   }
 }

@@ -1,6 +1,6 @@
 /** Words for the throughput smoke test: its progress lines, its result, why it could not run, a slower decode rate. */
 import type { ThroughputRegression } from '../history/stats.js'
-import type { TokenSource } from '../engines/streams.js'
+import type { EngineTimings, TokenSource } from '../engines/streams.js'
 import { MAX_LINE_BYTES, MAX_STREAM_BYTES } from '../smoke/frames.js'
 import type { Measurement, SmokeProblem, SmokeResult } from '../smoke/measure.js'
 import type { GateOutcome } from '../facts/outcome.js'
@@ -19,6 +19,19 @@ const SOURCE_WORDS: Readonly<Record<TokenSource, string>> = {
   chunks: 'the streamed chunks (the engine gave no count)'
 }
 
+const ENGINE_WORDS: Readonly<Record<EngineTimings['source'], string>> = {
+  timings: "llama.cpp's timings: predicted_per_second, prompt_ms",
+  eval_duration: "Ollama's eval_count / eval_duration, prompt_eval_duration"
+}
+
+/** `decode 88.1 tokens/s, prompt 12 ms`: what the engine timed inside the server. */
+function engineFigures(t: EngineTimings): string {
+  return [
+    ...(t.decodeTokensPerSecond === undefined ? [] : [`decode ${rateText(t.decodeTokensPerSecond)}`]),
+    ...(t.promptMs === undefined ? [] : [`prompt ${ttftText(t.promptMs)}`])
+  ].join(', ')
+}
+
 export const smokeLines = {
   start: (requests: number, tokens: number, request: string | undefined): string =>
     `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
@@ -31,7 +44,10 @@ export const smokeLines = {
       ? undefined
       : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
         `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
-        `tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']})`
+        `tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']})` +
+        (r.engine === undefined
+          ? ''
+          : `; the engine's own: ${engineFigures(r.engine)} (${ENGINE_WORDS[r.engine.source]})`)
 }
 
 const KIB = (bytes: number): string => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`)
@@ -104,6 +120,14 @@ export function smokeRows(outcome: GateOutcome): Array<[string, string]> {
       `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']}` +
         `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
     ],
+    ...(r.engine === undefined
+      ? []
+      : ([
+          [
+            "Engine's own timing (smoke test)",
+            `${engineFigures(r.engine)} (median of ${r.engine.requests}; ${ENGINE_WORDS[r.engine.source]}, timed inside the server)`
+          ]
+        ] as Array<[string, string]>)),
     ...(r.problem === undefined ? [] : ([['Smoke test', `⚠️ ${smokeProblemMessage(r)}`]] as Array<[string, string]>))
   ]
 }

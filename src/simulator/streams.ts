@@ -12,7 +12,7 @@ export interface Pace {
 
 export const DEFAULT_PACE: Pace = { tokensPerSecond: 100, ttftMs: 50 }
 
-type Format = 'openai' | 'llamacpp' | 'tgi' | 'ollama'
+type Format = 'openai' | 'llamacpp-openai' | 'llamacpp' | 'tgi' | 'ollama'
 type Request = Record<string, unknown>
 
 const CREATED = 1767225600
@@ -23,7 +23,7 @@ const MAX_TOKENS = 4096
 /** The stream a POST asks this engine for; undefined when it asks for none the engine serves. */
 export function streamFormat(engine: string, path: string, request: Request): Format | undefined {
   if (engine === 'triton') return undefined
-  if (path === '/v1/completions' && request.stream === true) return 'openai'
+  if (path === '/v1/completions' && request.stream === true) return engine === 'llamacpp' ? 'llamacpp-openai' : 'openai'
   if (engine === 'llamacpp' && path === '/completion' && request.stream === true) return 'llamacpp'
   if (engine === 'tgi' && path === '/generate_stream') return 'tgi'
   // Ollama streams unless told not to; a request without a prompt only loads the model
@@ -38,7 +38,7 @@ const field = (o: unknown, key: string): unknown =>
   typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[key] : undefined
 
 function tokensAsked(format: Format, request: Request): number {
-  if (format === 'openai') return asked(request.max_tokens)
+  if (format === 'openai' || format === 'llamacpp-openai') return asked(request.max_tokens)
   if (format === 'llamacpp') return asked(request.n_predict)
   if (format === 'tgi') return asked(field(request.parameters, 'max_new_tokens'))
   return asked(field(request.options, 'num_predict'))
@@ -47,9 +47,26 @@ function tokensAsked(format: Format, request: Request): number {
 const sse = (body: unknown, space = true): string => `data:${space ? ' ' : ''}${JSON.stringify(body)}\n\n`
 const text = (i: number): string => ` ${i + 4},`
 
+/**
+ * llama.cpp's `timings` (its result_timings) by the server's own clock: the first token comes with the prefill, so
+ * predicted_per_second is the tokens after it over predicted_ms.
+ */
+const llamaTimings = (n: number, decodeMs: number, prefillMs: number) => ({
+  cache_n: 0,
+  prompt_n: PROMPT_TOKENS,
+  prompt_ms: prefillMs,
+  prompt_per_token_ms: prefillMs / PROMPT_TOKENS,
+  prompt_per_second: prefillMs > 0 ? (PROMPT_TOKENS * 1000) / prefillMs : 0,
+  predicted_n: n,
+  predicted_ms: decodeMs,
+  predicted_per_token_ms: n > 1 ? decodeMs / (n - 1) : 0,
+  predicted_per_second: n > 1 && decodeMs > 0 ? ((n - 1) * 1000) / decodeMs : 0
+})
+
 /** What each format writes: a token's event, the events after the last token, a generation that fails. */
 function events(format: Format, model: string, request: Request, n: number) {
-  if (format === 'openai') {
+  if (format === 'openai' || format === 'llamacpp-openai') {
+    const llama = format === 'llamacpp-openai'
     const chunk = (choiceText: string, finish: string | null): string =>
       sse({
         id: 'cmpl-simulated',
@@ -58,11 +75,12 @@ function events(format: Format, model: string, request: Request, n: number) {
         model,
         choices: [{ index: 0, text: choiceText, logprobs: null, finish_reason: finish, stop_reason: null }]
       })
-    const usage = field(request.stream_options, 'include_usage') === true
+    // llama.cpp's last chunk always carries its usage and timings
+    const usage = llama || field(request.stream_options, 'include_usage') === true
     return {
       type: 'text/event-stream; charset=utf-8',
       token: (i: number) => chunk(text(i), i === n - 1 ? 'length' : null),
-      end: () =>
+      end: (decodeMs: number, prefillMs: number) =>
         (usage
           ? sse({
               id: 'cmpl-simulated',
@@ -70,7 +88,8 @@ function events(format: Format, model: string, request: Request, n: number) {
               created: CREATED,
               model,
               choices: [],
-              usage: { prompt_tokens: PROMPT_TOKENS, completion_tokens: n, total_tokens: PROMPT_TOKENS + n }
+              usage: { prompt_tokens: PROMPT_TOKENS, completion_tokens: n, total_tokens: PROMPT_TOKENS + n },
+              ...(llama ? { timings: llamaTimings(n, decodeMs, prefillMs) } : {})
             })
           : '') + 'data: [DONE]\n\n',
       // vLLM's error in the stream, then its end
@@ -92,7 +111,7 @@ function events(format: Format, model: string, request: Request, n: number) {
           tokens_predicted: i + 1,
           tokens_evaluated: PROMPT_TOKENS
         }),
-      end: (decodeMs: number) =>
+      end: (decodeMs: number, prefillMs: number) =>
         sse({
           index: 0,
           content: '',
@@ -103,14 +122,7 @@ function events(format: Format, model: string, request: Request, n: number) {
           tokens_predicted: n,
           tokens_evaluated: PROMPT_TOKENS,
           stop_type: 'limit',
-          timings: {
-            prompt_n: PROMPT_TOKENS,
-            prompt_ms: 10,
-            predicted_n: n,
-            predicted_ms: decodeMs,
-            predicted_per_token_ms: decodeMs / n,
-            predicted_per_second: (n * 1000) / Math.max(1, decodeMs)
-          }
+          timings: llamaTimings(n, decodeMs, prefillMs)
         }),
       failure: () =>
         sse({ error: { code: 500, message: 'Compute error: failed to decode the batch', type: 'server_error' } })
@@ -145,7 +157,8 @@ function events(format: Format, model: string, request: Request, n: number) {
   return {
     type: 'application/x-ndjson',
     token: (i: number) => `${JSON.stringify({ model, created_at: at, response: text(i), done: false })}\n`,
-    end: (decodeMs: number) =>
+    // durations in nanoseconds; eval_count / eval_duration is the rate `ollama run --verbose` prints
+    end: (decodeMs: number, prefillMs: number) =>
       `${JSON.stringify({
         model,
         created_at: at,
@@ -153,10 +166,10 @@ function events(format: Format, model: string, request: Request, n: number) {
         done: true,
         done_reason: 'length',
         context: [1, 2, 3],
-        total_duration: Math.round(decodeMs * 1e6) + 60_000_000,
+        total_duration: Math.round((decodeMs + prefillMs) * 1e6) + 1_000_000,
         load_duration: 1_000_000,
         prompt_eval_count: PROMPT_TOKENS,
-        prompt_eval_duration: 50_000_000,
+        prompt_eval_duration: Math.round(prefillMs * 1e6),
         eval_count: n,
         eval_duration: Math.round(decodeMs * 1e6)
       })}\n`,
@@ -203,5 +216,5 @@ export async function writeStream(
     if (gone) return
     res.write(e.token(i))
   }
-  res.end(e.end(performance.now() - first))
+  res.end(e.end(performance.now() - first, pace.ttftMs))
 }

@@ -1,10 +1,11 @@
 /**
  * The throughput smoke test: a few streamed generations one after another, each timed to its first token (TTFT) and
- * from there to its last (the decode rate), counted by the engine's own figure, else by the chunks.
+ * from there to its last (the decode rate), counted by the engine's own figure, else by the chunks; beside them the
+ * engine's own timings where its stream carries them.
  */
 import { clip, describeBody } from '../runtime/text.js'
 import { createHttpClient, type ProbeResult } from '../http/probe.js'
-import { readEvent, type StreamRoute, streamRoute, type TokenSource } from '../engines/streams.js'
+import { type EngineTimings, readEvent, type StreamRoute, streamRoute, type TokenSource } from '../engines/streams.js'
 import type { Engine } from '../engines/index.js'
 import { median } from '../history/stats.js'
 import type { Clock } from '../runtime/clock.js'
@@ -17,6 +18,8 @@ export interface Measurement {
   source: TokenSource
   /** Undefined when every token came at once. */
   decodeTokensPerSecond?: number
+  /** The engine's own timing of this request, where its stream carries one. */
+  engine?: EngineTimings
 }
 
 /** Why the smoke test could not run, or stopped before its last request: data, worded in src/report. */
@@ -43,6 +46,8 @@ export interface SmokeResult {
   decodeTokensPerSecond?: number
   /** The last request's. */
   source?: TokenSource
+  /** The medians of the engine's own timings, of the requests whose stream carried them. */
+  engine?: EngineTimings & { requests: number }
   problem?: SmokeProblem
 }
 
@@ -108,7 +113,30 @@ export async function smokeTest(
     ...(measurements.length === 0 ? {} : { ttftMs: median(measurements.map((m) => m.ttftMs)) }),
     ...(rates.length === 0 ? {} : { decodeTokensPerSecond: median(rates) }),
     ...(measurements.length === 0 ? {} : { source: measurements[measurements.length - 1].source }),
+    ...engineMedians(measurements),
     ...(problem === undefined ? {} : { problem })
+  }
+}
+
+function engineMedians(measurements: readonly Measurement[]): Pick<SmokeResult, 'engine'> {
+  const timed = measurements.flatMap((m) => (m.engine === undefined ? [] : [m.engine]))
+  if (timed.length === 0) return {}
+  const of = (figure: (t: EngineTimings) => number | undefined): number | undefined => {
+    const values = timed.flatMap((t) => {
+      const v = figure(t)
+      return v === undefined ? [] : [v]
+    })
+    return values.length === 0 ? undefined : median(values)
+  }
+  const decode = of((t) => t.decodeTokensPerSecond)
+  const prompt = of((t) => t.promptMs)
+  return {
+    engine: {
+      source: timed[timed.length - 1].source,
+      requests: timed.length,
+      ...(decode === undefined ? {} : { decodeTokensPerSecond: decode }),
+      ...(prompt === undefined ? {} : { promptMs: prompt })
+    }
   }
 }
 
@@ -130,6 +158,7 @@ async function measureOne(
   let lastAt = 0
   let chunks = 0
   let counted: { count: number; source: TokenSource } | undefined
+  let timings: EngineTimings | undefined
   let problem: SmokeProblem | undefined
   /** False once the stream has said all it will. */
   const take = (list: ReturnType<FrameReader['push']>, at: number): boolean => {
@@ -151,6 +180,8 @@ async function measureOne(
         chunks++
       }
       if (event.tokens !== undefined) counted = event.tokens
+      // the last one is the whole generation's
+      if (event.timings !== undefined) timings = event.timings
       if (event.done) return false
     }
     return true
@@ -190,7 +221,8 @@ async function measureOne(
     tokens,
     source,
     // under a millisecond between the first and the last text is no time to divide by: every token came at once
-    ...(tokens >= 2 && decodeMs >= MIN_DECODE_MS ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {})
+    ...(tokens >= 2 && decodeMs >= MIN_DECODE_MS ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {}),
+    ...(timings === undefined ? {} : { engine: timings })
   }
 }
 

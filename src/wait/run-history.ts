@@ -298,6 +298,10 @@ function smokeRecord(outcome: TargetOutcome, settings: Settings): Partial<RunRec
   return {
     ttftMs: round1(smoke.ttftMs),
     decodeTokensPerSecond: round1(smoke.decodeTokensPerSecond),
-    smokeTokens: settings.smoke.tokens
+    smokeTokens: settings.smoke.tokens,
+    ...(smoke.engine?.decodeTokensPerSecond === undefined
+      ? {}
+      : { engineDecodeTokensPerSecond: round1(smoke.engine.decodeTokensPerSecond) }),
+    ...(smoke.engine?.promptMs === undefined ? {} : { enginePromptMs: round1(smoke.engine.promptMs) })
   }
 }

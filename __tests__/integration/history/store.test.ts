@@ -268,6 +268,8 @@ describe('figures that are not numbers (issue 26 item 6)', () => {
       '{"v":1,"key":"k","at":"x","ready":true,"reason":"ready","elapsedSeconds":1,"phases":[{"name":"p","seconds":1e999}]}'
     ],
     ['a rate of 1e308', line({ decodeTokensPerSecond: 1e308 })],
+    ["an engine's own rate of 1e308", line({ engineDecodeTokensPerSecond: 1e308 })],
+    ["an engine's own negative prompt time", line({ enginePromptMs: -1 })],
     ['a startup of a thousand years', line({ startupSeconds: 3.2e10 })]
   ])('a line with %s is skipped, never used', (_what, text) => {
     const { runs, skipped } = parseHistory(`${line({ elapsedSeconds: 2 })}\n${text}\n`)

@@ -23,7 +23,9 @@ const ready: RunRecord = {
   env: { NCCL_DEBUG: 'INFO' },
   ttftMs: 183.5,
   decodeTokensPerSecond: 88.9,
-  smokeTokens: 64
+  smokeTokens: 64,
+  engineDecodeTokensPerSecond: 90.2,
+  enginePromptMs: 150.4
 }
 const timedOut: RunRecord = {
   v: 1,
@@ -58,11 +60,12 @@ describe('wait-for-model history', () => {
       'engine',
       'ttft-ms',
       'decode-tokens-per-second',
+      'engine-decode-tokens-per-second',
       'phases'
     ])
     expect(lines).toHaveLength(3)
     expect(lines[1]).toMatch(
-      /^2026-11-30T10:00:00.000Z\s+vllm-kimi\s+true\s+ready\s+431.2\s+440.5\s+vllm\s+183.5\s+88.9\s+weights=380.1s; graphs=41.3s$/
+      /^2026-11-30T10:00:00.000Z\s+vllm-kimi\s+true\s+ready\s+431.2\s+440.5\s+vllm\s+183.5\s+88.9\s+90.2\s+weights=380.1s; graphs=41.3s$/
     )
     expect(lines[2]).toMatch(/^2026-11-30T11:00:00.000Z\s+sglang, "big"\s+false\s+timeout\s+1200$/)
     // the columns line up: every row's reason starts where the header's does
@@ -85,6 +88,7 @@ describe('wait-for-model history', () => {
         engine: 'vllm',
         'ttft-ms': 183.5,
         'decode-tokens-per-second': 88.9,
+        'engine-decode-tokens-per-second': 90.2,
         phases: [
           { name: 'weights', seconds: 380.1 },
           { name: 'graphs', seconds: 41.3 }
@@ -98,9 +102,9 @@ describe('wait-for-model history', () => {
     const r = await run(['history', '--file', await historyFile(), '--format', 'csv'], {})
     expect(r.code).toBe(0)
     expect(r.stdout).toBe(
-      'at,key,ready,reason,elapsed-seconds,startup-seconds,engine,ttft-ms,decode-tokens-per-second,phases\r\n' +
-        '2026-11-30T10:00:00.000Z,vllm-kimi,true,ready,431.2,440.5,vllm,183.5,88.9,weights=380.1s; graphs=41.3s\r\n' +
-        '2026-11-30T11:00:00.000Z,"sglang, ""big""",false,timeout,1200,,,,,\r\n'
+      'at,key,ready,reason,elapsed-seconds,startup-seconds,engine,ttft-ms,decode-tokens-per-second,engine-decode-tokens-per-second,phases\r\n' +
+        '2026-11-30T10:00:00.000Z,vllm-kimi,true,ready,431.2,440.5,vllm,183.5,88.9,90.2,weights=380.1s; graphs=41.3s\r\n' +
+        '2026-11-30T11:00:00.000Z,"sglang, ""big""",false,timeout,1200,,,,,,\r\n'
     )
   })
 

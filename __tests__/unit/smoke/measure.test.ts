@@ -237,6 +237,97 @@ describe('a hostile stream', () => {
   })
 })
 
+describe("the engine's own timings, beside ours", () => {
+  it.each([
+    ['llamacpp', '/v1/models', 'llamacpp', 'timings'],
+    // llama.cpp's OpenAI-compatible stream carries its timings too, when its engine is not known
+    ['llamacpp', '/v1/models', undefined, 'timings'],
+    ['ollama', '/api/tags', undefined, 'eval_duration']
+  ] as const)('%s at %s (engine %s): its %s, per request and as medians', async (engine, path, known, source) => {
+    const r = await smoke(`${await simulated(engine)}${path}`, known)
+    expect(r.problem).toBeUndefined()
+    for (const m of r.measurements) {
+      expect(m.engine?.source).toBe(source)
+      expect(m.engine?.decodeTokensPerSecond).toBeGreaterThan(0)
+      // the simulator's prefill is its time to the first token
+      expect(m.engine?.promptMs).toBe(10)
+    }
+    expect(r.engine).toMatchObject({ source, requests: 2, promptMs: 10 })
+    expect(r.engine?.decodeTokensPerSecond).toBeGreaterThan(0)
+  })
+
+  it('vLLM, SGLang and TGI report none: nothing is made up', async () => {
+    for (const [engine, path] of [
+      ['vllm', '/v1/models'],
+      ['sglang', '/v1/models'],
+      ['tgi', '/info']
+    ] as const) {
+      const r = await smoke(`${await simulated(engine)}${path}`)
+      expect(r.problem).toBeUndefined()
+      expect(r.engine).toBeUndefined()
+      expect(r.measurements.every((m) => m.engine === undefined)).toBe(true)
+    }
+  })
+
+  /** A stream of three tokens 20 ms apart whose last event is `last`. */
+  const stream = (framing: 'sse' | 'ndjson', token: (i: number) => object, last: object) =>
+    hostile((res) => {
+      res.writeHead(200, { 'content-type': framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson' })
+      const line = (o: object): string =>
+        framing === 'sse' ? `data: ${JSON.stringify(o)}\n\n` : `${JSON.stringify(o)}\n`
+      let i = 0
+      const timer = setInterval(() => {
+        if (i < 3) return void res.write(line(token(i++)))
+        clearInterval(timer)
+        res.end(line(last))
+      }, 20)
+    })
+
+  it("takes llama.cpp's predicted_per_second and prompt_ms as the server wrote them", async () => {
+    const url = await stream('sse', (i) => ({ content: ` ${i},`, stop: false }), {
+      content: '',
+      stop: true,
+      timings: { prompt_n: 12, prompt_ms: 31.5, predicted_n: 3, predicted_ms: 40, predicted_per_second: 50 }
+    })
+    const r = await smoke(`${url}/health`, 'llamacpp')
+    expect(r.problem).toBeUndefined()
+    expect(r.engine).toEqual({ source: 'timings', requests: 2, decodeTokensPerSecond: 50, promptMs: 31.5 })
+  })
+
+  it("takes Ollama's eval_count / eval_duration and prompt_eval_duration, in nanoseconds", async () => {
+    const url = await stream('ndjson', (i) => ({ response: ` ${i},`, done: false }), {
+      response: '',
+      done: true,
+      eval_count: 3,
+      // past a second, as a real generation's often are
+      eval_duration: 1_500_000_000,
+      prompt_eval_duration: 2_500_000_000
+    })
+    const r = await smoke(`${url}/api/tags`)
+    expect(r.problem).toBeUndefined()
+    expect(r.engine).toEqual({ source: 'eval_duration', requests: 2, decodeTokensPerSecond: 2, promptMs: 2500 })
+  })
+
+  it('leaves out a figure that is no timing (zero, negative, not a number, past any rate), and keeps ours', async () => {
+    const url = await stream('sse', (i) => ({ content: ` ${i},`, stop: false }), {
+      content: '',
+      stop: true,
+      timings: { predicted_n: 3, predicted_per_second: 1e300, prompt_ms: 'soon' }
+    })
+    const r = await smoke(`${url}/health`, 'llamacpp')
+    expect(r.engine).toBeUndefined()
+    expect(r.decodeTokensPerSecond).toBeGreaterThan(0)
+    const zero = await stream('ndjson', (i) => ({ response: ` ${i},`, done: false }), {
+      response: '',
+      done: true,
+      eval_count: 3,
+      eval_duration: 0,
+      prompt_eval_duration: -5
+    })
+    expect((await smoke(`${zero}/api/tags`)).engine).toBeUndefined()
+  })
+})
+
 describe('a token count that is not plausible (issue 26 item 6)', () => {
   it.each([
     ['1e308', 1e308],
