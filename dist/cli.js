@@ -21267,7 +21267,7 @@ function parseRun(line) {
         typeof r.ready === 'boolean' &&
         plausibleSeconds(r.elapsedSeconds) &&
         [r.startupSeconds, r.answeringSeconds].every((n) => n === undefined || plausibleSeconds(n)) &&
-        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || plausibleFigure(n)) &&
+        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens, r.engineDecodeTokensPerSecond, r.enginePromptMs].every((n) => n === undefined || plausibleFigure(n)) &&
         (r.placement === undefined || ['gpu', 'partial', 'cpu'].includes(r.placement)) &&
         Array.isArray(r.phases) &&
         r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
@@ -21556,6 +21556,17 @@ const SOURCE_WORDS = {
     'details.generated_tokens': "the engine's details.generated_tokens",
     chunks: 'the streamed chunks (the engine gave no count)'
 };
+const ENGINE_WORDS = {
+    timings: "llama.cpp's timings: predicted_per_second, prompt_ms",
+    eval_duration: "Ollama's eval_count / eval_duration, prompt_eval_duration"
+};
+/** `decode 88.1 tokens/s, prompt 12 ms`: what the engine timed inside the server. */
+function engineFigures(t) {
+    return [
+        ...(t.decodeTokensPerSecond === undefined ? [] : [`decode ${rateText(t.decodeTokensPerSecond)}`]),
+        ...(t.promptMs === undefined ? [] : [`prompt ${ttftText(t.promptMs)}`])
+    ].join(', ');
+}
 const smokeLines = {
     start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
         `${request === undefined ? '' : ` (${request})`}, one after another`,
@@ -21565,7 +21576,10 @@ const smokeLines = {
         ? undefined
         : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
             `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
-            `tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']})`
+            `tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']})` +
+            (r.engine === undefined
+                ? ''
+                : `; the engine's own: ${engineFigures(r.engine)} (${ENGINE_WORDS[r.engine.source]})`)
 };
 const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
 function smoke_report_problemText(p, request = 'the generation request') {
@@ -21630,6 +21644,14 @@ function smokeRows(outcome) {
             `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']}` +
                 `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
         ],
+        ...(r.engine === undefined
+            ? []
+            : [
+                [
+                    "Engine's own timing (smoke test)",
+                    `${engineFigures(r.engine)} (median of ${r.engine.requests}; ${ENGINE_WORDS[r.engine.source]}, timed inside the server)`
+                ]
+            ]),
         ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
     ];
 }
@@ -21863,7 +21885,11 @@ function smokeRecord(outcome, settings) {
     return {
         ttftMs: run_history_round1(smoke.ttftMs),
         decodeTokensPerSecond: run_history_round1(smoke.decodeTokensPerSecond),
-        smokeTokens: settings.smoke.tokens
+        smokeTokens: settings.smoke.tokens,
+        ...(smoke.engine?.decodeTokensPerSecond === undefined
+            ? {}
+            : { engineDecodeTokensPerSecond: run_history_round1(smoke.engine.decodeTokensPerSecond) }),
+        ...(smoke.engine?.promptMs === undefined ? {} : { enginePromptMs: run_history_round1(smoke.engine.promptMs) })
     };
 }
 
@@ -23051,6 +23077,40 @@ function fleetStops(halters) {
 
 
 const count = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
+/** A rate or milliseconds past this is no timing: it would only make the history's record unreadable. */
+const MOST = 1e9;
+const positive = (v, most = MOST) => typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= most ? v : undefined;
+/** Nanoseconds: a year, to stay within what a double holds exactly. */
+const nanoseconds = (v) => positive(v, 366 * 24 * 3600 * 1e9);
+/** llama.cpp's `timings` object (its last event's, or every event's with `timings_per_token`); 0 is "not known yet". */
+function llamaTimings(timings) {
+    if (!model_lists_isObject(timings))
+        return undefined;
+    const decode = positive(timings.predicted_per_second);
+    const prompt = positive(timings.prompt_ms);
+    if (decode === undefined && prompt === undefined)
+        return undefined;
+    return {
+        source: 'timings',
+        ...(decode === undefined ? {} : { decodeTokensPerSecond: decode }),
+        ...(prompt === undefined ? {} : { promptMs: prompt })
+    };
+}
+/** Ollama's last object: counts, and durations in nanoseconds. */
+function ollamaTimings(event) {
+    const evals = positive(event.eval_count);
+    const evalNs = nanoseconds(event.eval_duration);
+    const decode = evals === undefined || evalNs === undefined ? undefined : positive(evals / (evalNs / 1e9));
+    const promptNs = nanoseconds(event.prompt_eval_duration);
+    const prompt = promptNs === undefined ? undefined : positive(promptNs / 1e6);
+    if (decode === undefined && prompt === undefined)
+        return undefined;
+    return {
+        source: 'eval_duration',
+        ...(decode === undefined ? {} : { decodeTokensPerSecond: decode }),
+        ...(prompt === undefined ? {} : { promptMs: prompt })
+    };
+}
 /** Greedy decoding of this prompt writes numbers until the token limit: no early end of text. */
 const streams_PROMPT = 'Count from 1 to 1000, separated by commas: 1, 2, 3,';
 function errorText(event) {
@@ -23088,9 +23148,12 @@ const STREAM_ROUTES = {
             const choices = Array.isArray(event.choices) ? event.choices.filter(model_lists_isObject) : [];
             const text = choices.map((c) => (typeof c.text === 'string' ? c.text : '')).join('');
             const completion = model_lists_isObject(event.usage) ? count(event.usage.completion_tokens) : undefined;
+            // llama.cpp's /v1/completions carries its `timings` too, on the last chunk
+            const timings = llamaTimings(event.timings);
             return {
                 text,
-                ...(completion === undefined ? {} : { tokens: { count: completion, source: 'usage.completion_tokens' } })
+                ...(completion === undefined ? {} : { tokens: { count: completion, source: 'usage.completion_tokens' } }),
+                ...(timings === undefined ? {} : { timings })
             };
         }
     },
@@ -23111,9 +23174,11 @@ const STREAM_ROUTES = {
         }),
         read(event) {
             const predicted = model_lists_isObject(event.timings) ? count(event.timings.predicted_n) : undefined;
+            const timings = llamaTimings(event.timings);
             return {
                 text: typeof event.content === 'string' ? event.content : '',
                 ...(predicted === undefined ? {} : { tokens: { count: predicted, source: 'timings.predicted_n' } }),
+                ...(timings === undefined ? {} : { timings }),
                 ...(event.stop === true ? { done: true } : {})
             };
         }
@@ -23150,9 +23215,11 @@ const STREAM_ROUTES = {
         }),
         read(event) {
             const evals = event.done === true ? count(event.eval_count) : undefined;
+            const timings = event.done === true ? ollamaTimings(event) : undefined;
             return {
                 text: typeof event.response === 'string' ? event.response : '',
                 ...(evals === undefined ? {} : { tokens: { count: evals, source: 'eval_count' } }),
+                ...(timings === undefined ? {} : { timings }),
                 ...(event.done === true ? { done: true } : {})
             };
         }
@@ -23177,7 +23244,8 @@ function streamRoute(url, engine) {
 ;// CONCATENATED MODULE: ./src/smoke/measure.ts
 /**
  * The throughput smoke test: a few streamed generations one after another, each timed to its first token (TTFT) and
- * from there to its last (the decode rate), counted by the engine's own figure, else by the chunks.
+ * from there to its last (the decode rate), counted by the engine's own figure, else by the chunks; beside them the
+ * engine's own timings where its stream carries them.
  */
 
 
@@ -23233,7 +23301,30 @@ async function smokeTest(target, settings, deps) {
         ...(measurements.length === 0 ? {} : { ttftMs: median(measurements.map((m) => m.ttftMs)) }),
         ...(rates.length === 0 ? {} : { decodeTokensPerSecond: median(rates) }),
         ...(measurements.length === 0 ? {} : { source: measurements[measurements.length - 1].source }),
+        ...engineMedians(measurements),
         ...(problem === undefined ? {} : { problem })
+    };
+}
+function engineMedians(measurements) {
+    const timed = measurements.flatMap((m) => (m.engine === undefined ? [] : [m.engine]));
+    if (timed.length === 0)
+        return {};
+    const of = (figure) => {
+        const values = timed.flatMap((t) => {
+            const v = figure(t);
+            return v === undefined ? [] : [v];
+        });
+        return values.length === 0 ? undefined : median(values);
+    };
+    const decode = of((t) => t.decodeTokensPerSecond);
+    const prompt = of((t) => t.promptMs);
+    return {
+        engine: {
+            source: timed[timed.length - 1].source,
+            requests: timed.length,
+            ...(decode === undefined ? {} : { decodeTokensPerSecond: decode }),
+            ...(prompt === undefined ? {} : { promptMs: prompt })
+        }
     };
 }
 async function measureOne(client, route, body, base, target, settings, timeoutMs, deps) {
@@ -23243,6 +23334,7 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
     let lastAt = 0;
     let chunks = 0;
     let counted;
+    let timings;
     let problem;
     /** False once the stream has said all it will. */
     const take = (list, at) => {
@@ -23266,6 +23358,9 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
             }
             if (event.tokens !== undefined)
                 counted = event.tokens;
+            // the last one is the whole generation's
+            if (event.timings !== undefined)
+                timings = event.timings;
             if (event.done)
                 return false;
         }
@@ -23304,7 +23399,8 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
         tokens,
         source,
         // under a millisecond between the first and the last text is no time to divide by: every token came at once
-        ...(tokens >= 2 && decodeMs >= MIN_DECODE_MS ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {})
+        ...(tokens >= 2 && decodeMs >= MIN_DECODE_MS ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {}),
+        ...(timings === undefined ? {} : { engine: timings })
     };
 }
 /** A server may count a token or two more than asked for (an end-of-sequence token), no more. */
@@ -23599,6 +23695,7 @@ function markdown_fenced(text) {
 
 
 const secondsOr = (ms) => (ms === undefined ? '' : seconds(ms));
+const outputs_round1 = (n) => (n === undefined ? null : Number(n.toFixed(1)));
 const textOf = (value) => (value === undefined ? '' : String(value));
 /** In action.yml's order (a test holds the two together). */
 const OUTPUTS = {
@@ -23662,7 +23759,15 @@ function resultRecord(r) {
             ? {}
             : {
                 'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
-                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
+                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1)),
+                // what the engine timed inside the server (llama.cpp, Ollama); null where its stream carried none
+                'engine-timings': r.smoke.engine === undefined
+                    ? null
+                    : {
+                        source: r.smoke.engine.source,
+                        'decode-tokens-per-second': outputs_round1(r.smoke.engine.decodeTokensPerSecond),
+                        'prompt-ms': outputs_round1(r.smoke.engine.promptMs)
+                    }
             })
     };
 }
@@ -27280,7 +27385,7 @@ function streamFormat(engine, path, request) {
     if (engine === 'triton')
         return undefined;
     if (path === '/v1/completions' && request.stream === true)
-        return 'openai';
+        return engine === 'llamacpp' ? 'llamacpp-openai' : 'openai';
     if (engine === 'llamacpp' && path === '/completion' && request.stream === true)
         return 'llamacpp';
     if (engine === 'tgi' && path === '/generate_stream')
@@ -27293,7 +27398,7 @@ function streamFormat(engine, path, request) {
 const asked = (v) => typeof v === 'number' && Number.isInteger(v) && v > 0 ? Math.min(v, MAX_TOKENS) : DEFAULT_TOKENS;
 const field = (o, key) => typeof o === 'object' && o !== null ? o[key] : undefined;
 function tokensAsked(format, request) {
-    if (format === 'openai')
+    if (format === 'openai' || format === 'llamacpp-openai')
         return asked(request.max_tokens);
     if (format === 'llamacpp')
         return asked(request.n_predict);
@@ -27303,9 +27408,25 @@ function tokensAsked(format, request) {
 }
 const sse = (body, space = true) => `data:${space ? ' ' : ''}${JSON.stringify(body)}\n\n`;
 const streams_text = (i) => ` ${i + 4},`;
+/**
+ * llama.cpp's `timings` (its result_timings) by the server's own clock: the first token comes with the prefill, so
+ * predicted_per_second is the tokens after it over predicted_ms.
+ */
+const streams_llamaTimings = (n, decodeMs, prefillMs) => ({
+    cache_n: 0,
+    prompt_n: PROMPT_TOKENS,
+    prompt_ms: prefillMs,
+    prompt_per_token_ms: prefillMs / PROMPT_TOKENS,
+    prompt_per_second: prefillMs > 0 ? (PROMPT_TOKENS * 1000) / prefillMs : 0,
+    predicted_n: n,
+    predicted_ms: decodeMs,
+    predicted_per_token_ms: n > 1 ? decodeMs / (n - 1) : 0,
+    predicted_per_second: n > 1 && decodeMs > 0 ? ((n - 1) * 1000) / decodeMs : 0
+});
 /** What each format writes: a token's event, the events after the last token, a generation that fails. */
 function events(format, model, request, n) {
-    if (format === 'openai') {
+    if (format === 'openai' || format === 'llamacpp-openai') {
+        const llama = format === 'llamacpp-openai';
         const chunk = (choiceText, finish) => sse({
             id: 'cmpl-simulated',
             object: 'text_completion',
@@ -27313,18 +27434,20 @@ function events(format, model, request, n) {
             model,
             choices: [{ index: 0, text: choiceText, logprobs: null, finish_reason: finish, stop_reason: null }]
         });
-        const usage = field(request.stream_options, 'include_usage') === true;
+        // llama.cpp's last chunk always carries its usage and timings
+        const usage = llama || field(request.stream_options, 'include_usage') === true;
         return {
             type: 'text/event-stream; charset=utf-8',
             token: (i) => chunk(streams_text(i), i === n - 1 ? 'length' : null),
-            end: () => (usage
+            end: (decodeMs, prefillMs) => (usage
                 ? sse({
                     id: 'cmpl-simulated',
                     object: 'text_completion',
                     created: CREATED,
                     model,
                     choices: [],
-                    usage: { prompt_tokens: PROMPT_TOKENS, completion_tokens: n, total_tokens: PROMPT_TOKENS + n }
+                    usage: { prompt_tokens: PROMPT_TOKENS, completion_tokens: n, total_tokens: PROMPT_TOKENS + n },
+                    ...(llama ? { timings: streams_llamaTimings(n, decodeMs, prefillMs) } : {})
                 })
                 : '') + 'data: [DONE]\n\n',
             // vLLM's error in the stream, then its end
@@ -27344,7 +27467,7 @@ function events(format, model, request, n) {
                 tokens_predicted: i + 1,
                 tokens_evaluated: PROMPT_TOKENS
             }),
-            end: (decodeMs) => sse({
+            end: (decodeMs, prefillMs) => sse({
                 index: 0,
                 content: '',
                 tokens: [],
@@ -27354,14 +27477,7 @@ function events(format, model, request, n) {
                 tokens_predicted: n,
                 tokens_evaluated: PROMPT_TOKENS,
                 stop_type: 'limit',
-                timings: {
-                    prompt_n: PROMPT_TOKENS,
-                    prompt_ms: 10,
-                    predicted_n: n,
-                    predicted_ms: decodeMs,
-                    predicted_per_token_ms: decodeMs / n,
-                    predicted_per_second: (n * 1000) / Math.max(1, decodeMs)
-                }
+                timings: streams_llamaTimings(n, decodeMs, prefillMs)
             }),
             failure: () => sse({ error: { code: 500, message: 'Compute error: failed to decode the batch', type: 'server_error' } })
         };
@@ -27386,17 +27502,18 @@ function events(format, model, request, n) {
     return {
         type: 'application/x-ndjson',
         token: (i) => `${JSON.stringify({ model, created_at: at, response: streams_text(i), done: false })}\n`,
-        end: (decodeMs) => `${JSON.stringify({
+        // durations in nanoseconds; eval_count / eval_duration is the rate `ollama run --verbose` prints
+        end: (decodeMs, prefillMs) => `${JSON.stringify({
             model,
             created_at: at,
             response: '',
             done: true,
             done_reason: 'length',
             context: [1, 2, 3],
-            total_duration: Math.round(decodeMs * 1e6) + 60_000_000,
+            total_duration: Math.round((decodeMs + prefillMs) * 1e6) + 1_000_000,
             load_duration: 1_000_000,
             prompt_eval_count: PROMPT_TOKENS,
-            prompt_eval_duration: 50_000_000,
+            prompt_eval_duration: Math.round(prefillMs * 1e6),
             eval_count: n,
             eval_duration: Math.round(decodeMs * 1e6)
         })}\n`,
@@ -27436,7 +27553,7 @@ async function writeStream(res, format, model, request, pace, fails) {
             return;
         res.write(e.token(i));
     }
-    res.end(e.end(performance.now() - first));
+    res.end(e.end(performance.now() - first, pace.ttftMs));
 }
 
 ;// CONCATENATED MODULE: ./src/simulator/engines.ts
@@ -29470,6 +29587,7 @@ const COLUMNS = [
     'engine',
     'ttft-ms',
     'decode-tokens-per-second',
+    'engine-decode-tokens-per-second',
     'phases'
 ];
 function historyRow(run) {
@@ -29484,6 +29602,7 @@ function historyRow(run) {
         engine: run.engine ?? null,
         'ttft-ms': run.ttftMs ?? null,
         'decode-tokens-per-second': run.decodeTokensPerSecond ?? null,
+        'engine-decode-tokens-per-second': run.engineDecodeTokensPerSecond ?? null,
         phases: run.phases.map((p) => ({ name: p.name, seconds: p.seconds }))
     };
 }
@@ -29499,6 +29618,7 @@ const cells = (row) => [
     row.engine ?? '',
     row['ttft-ms'] === null ? '' : String(row['ttft-ms']),
     row['decode-tokens-per-second'] === null ? '' : String(row['decode-tokens-per-second']),
+    row['engine-decode-tokens-per-second'] === null ? '' : String(row['engine-decode-tokens-per-second']),
     phaseCell(row.phases)
 ];
 /**

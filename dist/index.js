@@ -21235,7 +21235,7 @@ function parseRun(line) {
         typeof r.ready === 'boolean' &&
         plausibleSeconds(r.elapsedSeconds) &&
         [r.startupSeconds, r.answeringSeconds].every((n) => n === undefined || plausibleSeconds(n)) &&
-        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || plausibleFigure(n)) &&
+        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens, r.engineDecodeTokensPerSecond, r.enginePromptMs].every((n) => n === undefined || plausibleFigure(n)) &&
         (r.placement === undefined || ['gpu', 'partial', 'cpu'].includes(r.placement)) &&
         Array.isArray(r.phases) &&
         r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
@@ -21524,6 +21524,17 @@ const SOURCE_WORDS = {
     'details.generated_tokens': "the engine's details.generated_tokens",
     chunks: 'the streamed chunks (the engine gave no count)'
 };
+const ENGINE_WORDS = {
+    timings: "llama.cpp's timings: predicted_per_second, prompt_ms",
+    eval_duration: "Ollama's eval_count / eval_duration, prompt_eval_duration"
+};
+/** `decode 88.1 tokens/s, prompt 12 ms`: what the engine timed inside the server. */
+function engineFigures(t) {
+    return [
+        ...(t.decodeTokensPerSecond === undefined ? [] : [`decode ${rateText(t.decodeTokensPerSecond)}`]),
+        ...(t.promptMs === undefined ? [] : [`prompt ${ttftText(t.promptMs)}`])
+    ].join(', ');
+}
 const smokeLines = {
     start: (requests, tokens, request) => `Smoke test: ${requests} streamed generation request${requests === 1 ? '' : 's'} of ${tokens} tokens` +
         `${request === undefined ? '' : ` (${request})`}, one after another`,
@@ -21533,7 +21544,10 @@ const smokeLines = {
         ? undefined
         : `Smoke test: time to first token ${ttftText(r.ttftMs)}, decode ${rateText(r.decodeTokensPerSecond)} ` +
             `(median${r.measurements.length === 1 ? '' : 's'} of ${r.measurements.length} request${r.measurements.length === 1 ? '' : 's'}; ` +
-            `tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']})`
+            `tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']})` +
+            (r.engine === undefined
+                ? ''
+                : `; the engine's own: ${engineFigures(r.engine)} (${ENGINE_WORDS[r.engine.source]})`)
 };
 const KIB = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`);
 function smoke_report_problemText(p, request = 'the generation request') {
@@ -21598,6 +21612,14 @@ function smokeRows(outcome) {
             `${rateText(r.decodeTokensPerSecond)} (median of ${n}; tokens counted from ${SOURCE_WORDS[r.source ?? 'chunks']}` +
                 `${usual === undefined ? '' : `; usual ${rateText(usual)}`})`
         ],
+        ...(r.engine === undefined
+            ? []
+            : [
+                [
+                    "Engine's own timing (smoke test)",
+                    `${engineFigures(r.engine)} (median of ${r.engine.requests}; ${ENGINE_WORDS[r.engine.source]}, timed inside the server)`
+                ]
+            ]),
         ...(r.problem === undefined ? [] : [['Smoke test', `\u26a0\ufe0f ${smokeProblemMessage(r)}`]])
     ];
 }
@@ -21831,7 +21853,11 @@ function smokeRecord(outcome, settings) {
     return {
         ttftMs: run_history_round1(smoke.ttftMs),
         decodeTokensPerSecond: run_history_round1(smoke.decodeTokensPerSecond),
-        smokeTokens: settings.smoke.tokens
+        smokeTokens: settings.smoke.tokens,
+        ...(smoke.engine?.decodeTokensPerSecond === undefined
+            ? {}
+            : { engineDecodeTokensPerSecond: run_history_round1(smoke.engine.decodeTokensPerSecond) }),
+        ...(smoke.engine?.promptMs === undefined ? {} : { enginePromptMs: run_history_round1(smoke.engine.promptMs) })
     };
 }
 
@@ -23019,6 +23045,40 @@ function fleetStops(halters) {
 
 
 const count = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
+/** A rate or milliseconds past this is no timing: it would only make the history's record unreadable. */
+const MOST = 1e9;
+const positive = (v, most = MOST) => typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= most ? v : undefined;
+/** Nanoseconds: a year, to stay within what a double holds exactly. */
+const nanoseconds = (v) => positive(v, 366 * 24 * 3600 * 1e9);
+/** llama.cpp's `timings` object (its last event's, or every event's with `timings_per_token`); 0 is "not known yet". */
+function llamaTimings(timings) {
+    if (!model_lists_isObject(timings))
+        return undefined;
+    const decode = positive(timings.predicted_per_second);
+    const prompt = positive(timings.prompt_ms);
+    if (decode === undefined && prompt === undefined)
+        return undefined;
+    return {
+        source: 'timings',
+        ...(decode === undefined ? {} : { decodeTokensPerSecond: decode }),
+        ...(prompt === undefined ? {} : { promptMs: prompt })
+    };
+}
+/** Ollama's last object: counts, and durations in nanoseconds. */
+function ollamaTimings(event) {
+    const evals = positive(event.eval_count);
+    const evalNs = nanoseconds(event.eval_duration);
+    const decode = evals === undefined || evalNs === undefined ? undefined : positive(evals / (evalNs / 1e9));
+    const promptNs = nanoseconds(event.prompt_eval_duration);
+    const prompt = promptNs === undefined ? undefined : positive(promptNs / 1e6);
+    if (decode === undefined && prompt === undefined)
+        return undefined;
+    return {
+        source: 'eval_duration',
+        ...(decode === undefined ? {} : { decodeTokensPerSecond: decode }),
+        ...(prompt === undefined ? {} : { promptMs: prompt })
+    };
+}
 /** Greedy decoding of this prompt writes numbers until the token limit: no early end of text. */
 const streams_PROMPT = 'Count from 1 to 1000, separated by commas: 1, 2, 3,';
 function errorText(event) {
@@ -23056,9 +23116,12 @@ const STREAM_ROUTES = {
             const choices = Array.isArray(event.choices) ? event.choices.filter(model_lists_isObject) : [];
             const text = choices.map((c) => (typeof c.text === 'string' ? c.text : '')).join('');
             const completion = model_lists_isObject(event.usage) ? count(event.usage.completion_tokens) : undefined;
+            // llama.cpp's /v1/completions carries its `timings` too, on the last chunk
+            const timings = llamaTimings(event.timings);
             return {
                 text,
-                ...(completion === undefined ? {} : { tokens: { count: completion, source: 'usage.completion_tokens' } })
+                ...(completion === undefined ? {} : { tokens: { count: completion, source: 'usage.completion_tokens' } }),
+                ...(timings === undefined ? {} : { timings })
             };
         }
     },
@@ -23079,9 +23142,11 @@ const STREAM_ROUTES = {
         }),
         read(event) {
             const predicted = model_lists_isObject(event.timings) ? count(event.timings.predicted_n) : undefined;
+            const timings = llamaTimings(event.timings);
             return {
                 text: typeof event.content === 'string' ? event.content : '',
                 ...(predicted === undefined ? {} : { tokens: { count: predicted, source: 'timings.predicted_n' } }),
+                ...(timings === undefined ? {} : { timings }),
                 ...(event.stop === true ? { done: true } : {})
             };
         }
@@ -23118,9 +23183,11 @@ const STREAM_ROUTES = {
         }),
         read(event) {
             const evals = event.done === true ? count(event.eval_count) : undefined;
+            const timings = event.done === true ? ollamaTimings(event) : undefined;
             return {
                 text: typeof event.response === 'string' ? event.response : '',
                 ...(evals === undefined ? {} : { tokens: { count: evals, source: 'eval_count' } }),
+                ...(timings === undefined ? {} : { timings }),
                 ...(event.done === true ? { done: true } : {})
             };
         }
@@ -23145,7 +23212,8 @@ function streamRoute(url, engine) {
 ;// CONCATENATED MODULE: ./src/smoke/measure.ts
 /**
  * The throughput smoke test: a few streamed generations one after another, each timed to its first token (TTFT) and
- * from there to its last (the decode rate), counted by the engine's own figure, else by the chunks.
+ * from there to its last (the decode rate), counted by the engine's own figure, else by the chunks; beside them the
+ * engine's own timings where its stream carries them.
  */
 
 
@@ -23201,7 +23269,30 @@ async function smokeTest(target, settings, deps) {
         ...(measurements.length === 0 ? {} : { ttftMs: median(measurements.map((m) => m.ttftMs)) }),
         ...(rates.length === 0 ? {} : { decodeTokensPerSecond: median(rates) }),
         ...(measurements.length === 0 ? {} : { source: measurements[measurements.length - 1].source }),
+        ...engineMedians(measurements),
         ...(problem === undefined ? {} : { problem })
+    };
+}
+function engineMedians(measurements) {
+    const timed = measurements.flatMap((m) => (m.engine === undefined ? [] : [m.engine]));
+    if (timed.length === 0)
+        return {};
+    const of = (figure) => {
+        const values = timed.flatMap((t) => {
+            const v = figure(t);
+            return v === undefined ? [] : [v];
+        });
+        return values.length === 0 ? undefined : median(values);
+    };
+    const decode = of((t) => t.decodeTokensPerSecond);
+    const prompt = of((t) => t.promptMs);
+    return {
+        engine: {
+            source: timed[timed.length - 1].source,
+            requests: timed.length,
+            ...(decode === undefined ? {} : { decodeTokensPerSecond: decode }),
+            ...(prompt === undefined ? {} : { promptMs: prompt })
+        }
     };
 }
 async function measureOne(client, route, body, base, target, settings, timeoutMs, deps) {
@@ -23211,6 +23302,7 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
     let lastAt = 0;
     let chunks = 0;
     let counted;
+    let timings;
     let problem;
     /** False once the stream has said all it will. */
     const take = (list, at) => {
@@ -23234,6 +23326,9 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
             }
             if (event.tokens !== undefined)
                 counted = event.tokens;
+            // the last one is the whole generation's
+            if (event.timings !== undefined)
+                timings = event.timings;
             if (event.done)
                 return false;
         }
@@ -23272,7 +23367,8 @@ async function measureOne(client, route, body, base, target, settings, timeoutMs
         tokens,
         source,
         // under a millisecond between the first and the last text is no time to divide by: every token came at once
-        ...(tokens >= 2 && decodeMs >= MIN_DECODE_MS ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {})
+        ...(tokens >= 2 && decodeMs >= MIN_DECODE_MS ? { decodeTokensPerSecond: ((tokens - 1) * 1000) / decodeMs } : {}),
+        ...(timings === undefined ? {} : { engine: timings })
     };
 }
 /** A server may count a token or two more than asked for (an end-of-sequence token), no more. */
@@ -23567,6 +23663,7 @@ function markdown_fenced(text) {
 
 
 const secondsOr = (ms) => (ms === undefined ? '' : seconds(ms));
+const outputs_round1 = (n) => (n === undefined ? null : Number(n.toFixed(1)));
 const textOf = (value) => (value === undefined ? '' : String(value));
 /** In action.yml's order (a test holds the two together). */
 const OUTPUTS = {
@@ -23630,7 +23727,15 @@ function resultRecord(r) {
             ? {}
             : {
                 'ttft-ms': r.smoke.ttftMs === undefined ? null : Math.round(r.smoke.ttftMs),
-                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1))
+                'decode-tokens-per-second': r.smoke.decodeTokensPerSecond === undefined ? null : Number(r.smoke.decodeTokensPerSecond.toFixed(1)),
+                // what the engine timed inside the server (llama.cpp, Ollama); null where its stream carried none
+                'engine-timings': r.smoke.engine === undefined
+                    ? null
+                    : {
+                        source: r.smoke.engine.source,
+                        'decode-tokens-per-second': outputs_round1(r.smoke.engine.decodeTokensPerSecond),
+                        'prompt-ms': outputs_round1(r.smoke.engine.promptMs)
+                    }
             })
     };
 }

@@ -16764,7 +16764,7 @@ function parseRun(line) {
         typeof r.ready === 'boolean' &&
         plausibleSeconds(r.elapsedSeconds) &&
         [r.startupSeconds, r.answeringSeconds].every((n) => n === undefined || plausibleSeconds(n)) &&
-        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens].every((n) => n === undefined || plausibleFigure(n)) &&
+        [r.ttftMs, r.decodeTokensPerSecond, r.smokeTokens, r.engineDecodeTokensPerSecond, r.enginePromptMs].every((n) => n === undefined || plausibleFigure(n)) &&
         (r.placement === undefined || ['gpu', 'partial', 'cpu'].includes(r.placement)) &&
         Array.isArray(r.phases) &&
         r.phases.every((p) => typeof p?.name === 'string' && plausibleSeconds(p?.seconds)) &&
