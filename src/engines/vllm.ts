@@ -61,7 +61,16 @@ export const vllm: EngineRecord<'vllm'> = {
       failure(/Engine core initialization failed/),
       // an API server whose engine cores never answered (`(ApiServer_1 pid=…) TimeoutError: …`)
       failure(/Timed out waiting for (?:engine core processes to start|engines to send initial message)/)
-    ]
+    ],
+    // every rank (Ray workers and `--headless` nodes alike), its number in the whole world across the nodes
+    ranks: {
+      joined: /\brank (?<rank>\d+) in world size (?<world>\d+) is assigned as /,
+      flags: [
+        ['--tensor-parallel-size', '-tp'],
+        ['--pipeline-parallel-size', '-pp'],
+        ['--data-parallel-size', '-dp']
+      ]
+    }
   },
   ownedBy: 'vllm',
   modelLists: ['openai'],

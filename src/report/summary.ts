@@ -64,6 +64,7 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   }
   if (server?.pid !== undefined) rows.push(['Server process', `pid ${server.pid}`])
   if (server?.gpuMemoryMiB !== undefined) rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`])
+  if (server?.ranks !== undefined) rows.push(...nodeRows(server.ranks))
   const placed = outcome.placement
   if (placed !== undefined)
     rows.push([
@@ -304,4 +305,19 @@ function environments(results: readonly TargetOutcome[]): string[] {
     ),
     ''
   ]
+}
+
+/** One server across several nodes: each node's ranks and its time to join (from the server's start). */
+function nodeRows(ranks: NonNullable<NonNullable<GateOutcome['server']>['ranks']>): [string, string][] {
+  const rows: [string, string][] = [
+    ['Ranks joined', `${ranks.nodes.reduce((n, node) => n + node.ranks, 0)} of ${ranks.expected ?? '?'}`]
+  ]
+  ranks.nodes.forEach((n, i) =>
+    rows.push([
+      mdText(`Node ${i + 1} (${n.host})`),
+      `${n.ranks} rank${n.ranks === 1 ? '' : 's'}, ` +
+        (n.joinedMs === undefined ? 'not all joined' : `joined at ${seconds(n.joinedMs)} s`)
+    ])
+  )
+  return rows
 }
