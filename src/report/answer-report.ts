@@ -187,7 +187,7 @@ function withRanksWords(answer: Answer, ranks: NonNullable<Answer['ranks']>): An
 }
 
 /** `waiting for ranks: 3 of 4 joined; missing on node 2 (root@b)`. */
-export const ranksWaitingText = ({ joined, expected, missingOn }: NonNullable<Answer['ranks']>): string =>
+const ranksWaitingText = ({ joined, expected, missingOn }: NonNullable<Answer['ranks']>): string =>
   `waiting for ranks: ${joined} of ${expected} joined` +
   (missingOn.length ? `; missing on ${missingOn.join(', ')}` : '')
 

@@ -213,7 +213,7 @@ function tellRanks(ranks: RankCount, engine: Engine | undefined, facts: ServerFa
 }
 
 /** `Node 2 (root@b): 4 ranks, joined 12.3 s after the start`. */
-export const nodeJoinLine = (n: NodeJoin, i: number): string =>
+const nodeJoinLine = (n: NodeJoin, i: number): string =>
   `Node ${i + 1} (${n.host}): ${n.ranks} rank${n.ranks === 1 ? '' : 's'}, ` +
   (n.joinedMs === undefined ? 'not all joined' : `joined ${formatDuration(n.joinedMs)} after the start`)
 
