@@ -64,6 +64,8 @@ export interface RankLines {
   factors?: readonly RegExp[]
   /** The start line's flags giving the factors (each flag's spellings), multiplied; a factor not given counts 1. */
   flags?: readonly (readonly string[])[]
+  /** Its health can say ready while a worker node is dead or stuck: across nodes, one generation proves it first. */
+  healthMissesWorkers?: boolean
 }
 
 export interface FatalLine {

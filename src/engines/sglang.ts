@@ -55,7 +55,9 @@ export const sglang: EngineRecord<'sglang'> = {
       flags: [
         ['--tp-size', '--tp', '--tensor-parallel-size'],
         ['--pp-size', '--pp', '--pipeline-parallel-size']
-      ]
+      ],
+      // the head's /health can stay 200 with a worker node gone (sgl-project/sglang#4780)
+      healthMissesWorkers: true
     }
   },
   ownedBy: 'sglang',

@@ -69,7 +69,9 @@ export const vllm: EngineRecord<'vllm'> = {
         ['--tensor-parallel-size', '-tp'],
         ['--pipeline-parallel-size', '-pp'],
         ['--data-parallel-size', '-dp']
-      ]
+      ],
+      // on Ray, /health and /v1/models stay 200 while generation is dead (vllm-project/vllm#16259, #53157)
+      healthMissesWorkers: true
     }
   },
   ownedBy: 'vllm',
