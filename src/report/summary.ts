@@ -65,6 +65,15 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   if (server?.pid !== undefined) rows.push(['Server process', `pid ${server.pid}`])
   if (server?.gpuMemoryMiB !== undefined) rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`])
   if (server?.ranks !== undefined) rows.push(...nodeRows(server.ranks))
+  const nodes = server?.nodes
+  if (nodes?.some((n) => n.gpuMemoryMiB !== undefined)) {
+    const held = [{ host: server?.host, gpuMemoryMiB: server?.gpuMemoryMiB }, ...nodes].map(
+      (n, i) => `node ${i + 1} (${n.host}): ${n.gpuMemoryMiB === undefined ? 'unread' : `${n.gpuMemoryMiB} MiB`}`
+    )
+    rows.push(['GPU memory on each node', mdText(held.join(', '))])
+  }
+  if (server?.nodeEnvDiffers !== undefined)
+    rows.push(['Variables that differ between nodes', mdText(`⚠️ ${server.nodeEnvDiffers.join('; ')}`)])
   const placed = outcome.placement
   if (placed !== undefined)
     rows.push([

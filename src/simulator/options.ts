@@ -1,6 +1,7 @@
 /** What the simulator is asked to do (the engine, the model, its load and faults) and what it gives back. */
 import type { EngineName } from './engines.js'
 import type { Pace } from './streams.js'
+import type { NodePart } from './nodes.js'
 
 export interface SimulatorOptions {
   engine: EngineName
@@ -33,6 +34,8 @@ export interface SimulatorOptions {
    * router (`unloaded`): the load asked fails, its instance exiting with status 1.
    */
   failsToLoad?: string
+  /** One node of a server across several: the head (rank 0) serves, the others are its workers (see nodes.ts). */
+  node?: NodePart
   /** Each line of the engine's own start-up log (SIMULATED_LOGS), its fatal lines as it dies included. */
   onLog?(line: string): void
   onEvent?(event: SimulatorEvent, atMs: number): void
