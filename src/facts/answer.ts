@@ -128,7 +128,8 @@ export interface Answer {
 /** What holds readiness: how many ranks joined of how many, and the nodes that have fewer than their share. */
 export interface RanksMissing {
   joined: number
-  expected: number
+  /** Undefined while no line has said how many there are. */
+  expected?: number
   /** `node 2 (root@b)`, for each node short of its share (all of them where the count does not divide evenly). */
   missingOn: string[]
 }

@@ -188,7 +188,9 @@ function withRanksWords(answer: Answer, ranks: NonNullable<Answer['ranks']>): An
 
 /** `waiting for ranks: 3 of 4 joined; missing on node 2 (root@b)`. */
 const ranksWaitingText = ({ joined, expected, missingOn }: NonNullable<Answer['ranks']>): string =>
-  `waiting for ranks: ${joined} of ${expected} joined` +
+  (expected === undefined
+    ? `waiting for ranks: ${joined} joined, the count not read yet from the nodes' logs`
+    : `waiting for ranks: ${joined} of ${expected} joined`) +
   (missingOn.length ? `; missing on ${missingOn.join(', ')}` : '')
 
 /** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */

@@ -113,7 +113,7 @@ export async function waitForEndpoint(
           generatorNow()?.generate(modelId, timeoutMs, signal) ?? Promise.resolve(undefined),
         engineReady: (modelId, timeoutMs, signal) =>
           readiness.check(engineOf(), modelId ?? settings.model, timeoutMs, signal),
-        ranksMissing: server.ranks && (() => server.ranks?.missing(engineOf())),
+        ranksMissing: server.ranks && (() => server.ranks?.missing(engineOf(), profile.readyLineSeen)),
         servesOneModel: () => {
           const engine = engineOf()
           return engine !== undefined && SERVES_ONE_MODEL[engine] && !(engine === 'llamacpp' && router)

@@ -2,8 +2,8 @@
  * One server across several nodes: its ranks counted as they join, from the engine's per-rank lines in every node's
  * log (a worker's lines come into the head's copy prefixed `[host] `); ready waits until every rank has joined.
  */
-import type { RankLines } from '../engines/engine-record.js'
-import { type Engine, ENGINE_RECORDS } from '../engines/index.js'
+import { type Engine, ENGINE_RECORDS, ENGINES } from '../engines/index.js'
+import { NO_LINE, type RankLines } from '../engines/engine-record.js'
 import type { RanksMissing } from '../facts/answer.js'
 import type { NodeJoin } from '../facts/outcome.js'
 
@@ -97,12 +97,22 @@ export class RankCount {
     return counts.logCount() ?? ranksFromFlags(counts.lines, this.starts[0])
   }
 
-  /** What holds readiness now; undefined when every rank joined, or when the count is not known (nothing held). */
-  missing(engine: Engine | undefined): RanksMissing | undefined {
+  /**
+   * What holds readiness now; undefined when every rank joined. Where no line has told the count yet, the head's
+   * own ready line, which its engine prints once its ranks joined, not read yet (the nodes' logs come over ssh,
+   * behind its HTTP answers) holds it too; once read, a log whose rank lines are not known holds nothing.
+   */
+  missing(engine: Engine | undefined, readyLineSeen: boolean): RanksMissing | undefined {
     const counts = this.counting(engine)
     const expected = this.expected(engine)
-    if (counts === undefined || expected === undefined) return undefined
+    if (counts === undefined) return undefined
     const joined = counts.seen.size
+    // the ready line read and not one rank line: this engine's version words them otherwise
+    if (joined === 0 && counts.logCount() === undefined && readyLineSeen) return undefined
+    if (expected === undefined) {
+      const known = engine !== undefined && ENGINES[engine].log.ready !== NO_LINE
+      return known && !readyLineSeen ? { joined, missingOn: [] } : undefined
+    }
     if (joined >= expected) return undefined
     const perNode = this.perNode(counts)
     const share = expected % this.hosts.length === 0 ? expected / this.hosts.length : undefined

@@ -20,30 +20,29 @@ describe('ranks across nodes', () => {
     count.line(sglangRank(0))
     count.line(sglangRank(1))
     count.line(sglangRank(1)) // the same rank again is not another
-    expect(count.missing('sglang')).toEqual({ joined: 2, expected: 4, missingOn: ['node 2 (root@b)'] })
+    expect(count.missing('sglang', false)).toEqual({ joined: 2, expected: 4, missingOn: ['node 2 (root@b)'] })
     t = 2_500
     count.line(sglangRank(2, 'root@b'))
-    expect(answerWords({ state: 'waiting', status: 200, ranks: count.missing('sglang') }).summary).toBe(
+    expect(answerWords({ state: 'waiting', status: 200, ranks: count.missing('sglang', false) }).summary).toBe(
       'HTTP 200 — waiting for ranks: 3 of 4 joined; missing on node 2 (root@b)'
     )
     t = 4_000
     count.line(sglangRank(3, 'root@b'))
-    expect(count.missing('sglang')).toBeUndefined()
+    expect(count.missing('sglang', false)).toBeUndefined()
     expect(count.joins('sglang')).toEqual([
       { host: 'root@a', ranks: 2, joinedMs: 1_000 },
       { host: 'root@b', ranks: 2, joinedMs: 4_000 }
     ])
   })
 
-  it('vLLM: the world size its own lines state; a count from no line holds nothing', () => {
+  it('vLLM: the world size its own lines state', () => {
     const count = new RankCount(HOSTS, ['vllm serve m', 'vllm serve m --headless'], () => 0)
-    expect(count.missing('vllm')).toBeUndefined()
     count.line(vllmRank(0, 4))
     count.line(vllmRank(1, 4))
-    expect(count.missing('vllm')).toEqual({ joined: 2, expected: 4, missingOn: ['node 2 (root@b)'] })
+    expect(count.missing('vllm', false)).toEqual({ joined: 2, expected: 4, missingOn: ['node 2 (root@b)'] })
     count.line(vllmRank(2, 4, 'root@b'))
     count.line(vllmRank(3, 4, 'root@b'))
-    expect(count.missing(undefined)).toBeUndefined()
+    expect(count.missing(undefined, false)).toBeUndefined()
   })
 
   it('takes the count from the start line flags where the log has not said it yet', () => {
@@ -52,19 +51,34 @@ describe('ranks across nodes', () => {
     expect(ranksFromFlags(sglang.log.ranks!, 'python -m sglang.launch_server --model m')).toBeUndefined()
     const count = new RankCount(HOSTS, ['python -m sglang.launch_server --tp 4', 'x'], () => 0)
     count.line(sglangRank(0))
-    expect(count.missing(undefined)).toEqual({
+    expect(count.missing(undefined, false)).toEqual({
       joined: 1,
       expected: 4,
       missingOn: ['node 1 (root@a)', 'node 2 (root@b)']
     })
   })
 
+  it("holds while the head's ready line has not come through its log copy; nothing once it has, with no rank line", () => {
+    const count = new RankCount(HOSTS, ['vllm serve m', 'vllm serve m --headless'], () => 0)
+    expect(count.missing('vllm', false)).toEqual({ joined: 0, missingOn: [] })
+    expect(answerWords({ state: 'waiting', status: 200, ranks: count.missing('vllm', false) }).summary).toBe(
+      "HTTP 200 — waiting for ranks: 0 joined, the count not read yet from the nodes' logs"
+    )
+    expect(count.missing('vllm', true)).toBeUndefined()
+    // TensorRT-LLM prints no ready line of its own: nothing to wait for
+    expect(count.missing('trtllm', false)).toBeUndefined()
+    // a count from the flags, and not one rank line by the ready line: worded otherwise, nothing held
+    const flagged = new RankCount(HOSTS, ['vllm serve m -tp 4', 'x'], () => 0)
+    expect(flagged.missing('vllm', false)).toMatchObject({ joined: 0, expected: 4 })
+    expect(flagged.missing('vllm', true)).toBeUndefined()
+  })
+
   it('TensorRT-LLM: the mgmn leader and worker lines of each MPI rank', () => {
     const count = new RankCount(HOSTS, ['mpirun trtllm-llmapi-launch trtllm-serve m', 'x'], () => 0)
     count.line('\x1b[33mrank0 run mgmn leader node with mpi_world_size: 2 ...\x1b[0m')
-    expect(count.missing('trtllm')).toMatchObject({ joined: 1, expected: 2 })
+    expect(count.missing('trtllm', false)).toMatchObject({ joined: 1, expected: 2 })
     count.line('[root@b] \x1b[33mrank1 run mgmn worker node with mpi_world_size: 2 ...\x1b[0m')
-    expect(count.missing('trtllm')).toBeUndefined()
+    expect(count.missing('trtllm', false)).toBeUndefined()
   })
 })
 
