@@ -5,18 +5,8 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { EngineName } from './engines.js'
-import type { SimulatedServer, SimulatorOptions } from './options.js'
+import type { NodePart, SimulatedServer, SimulatorOptions } from './options.js'
 import { logLine, SIMULATED_LOGS, type SimulatedLog } from './engine-logs.js'
-
-/** This process's part of a server across `count` nodes of `ranks` ranks in all (an even share on each). */
-export interface NodePart {
-  count: number
-  /** 0: the head, which serves the API. */
-  rank: number
-  ranks: number
-  /** When this node's ranks join; default: a twentieth of the load. */
-  joinsAfterMs?: number
-}
 
 /** The node's own ranks: its even share of them, numbered on from the nodes before it. */
 const ownRanks = (part: NodePart): number[] => {

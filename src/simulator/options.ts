@@ -1,7 +1,16 @@
 /** What the simulator is asked to do (the engine, the model, its load and faults) and what it gives back. */
 import type { EngineName } from './engines.js'
 import type { Pace } from './streams.js'
-import type { NodePart } from './nodes.js'
+
+/** This process's part of a server across `count` nodes of `ranks` ranks in all (an even share on each). */
+export interface NodePart {
+  count: number
+  /** 0: the head, which serves the API. */
+  rank: number
+  ranks: number
+  /** When this node's ranks join; default: a twentieth of the load. */
+  joinsAfterMs?: number
+}
 
 export interface SimulatorOptions {
   engine: EngineName
