@@ -147,6 +147,7 @@ maybe('one server across several nodes (real sshd per node, the simulator as eac
     expect(run.summary).toContain(`node 1 (${head.host}): 20000 MiB, node 2 (${worker.host}): 20001 MiB`)
     expect(run.stdout).toContain(`NCCL_IB_HCA: mlx5_0 on node 1 (${head.host}), unset on node 2 (${worker.host})`)
     expect(run.stdout).not.toMatch(/NCCL_DEBUG: /)
+    expect(run.stdout).toContain(`Environment of node 2 (${worker.host}): NCCL_DEBUG=INFO`)
     console.log(`two SGLang nodes: ${joins.map((m) => `node ${m[1]} joined ${m[2]}`).join(', ')}`)
 
     const p = await jobEnd(head, run.state)

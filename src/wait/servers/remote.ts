@@ -264,7 +264,11 @@ function tellNodesEnvironment(
   const reports = environs.map((e) =>
     e === undefined ? undefined : envReport(settings.envReport, e, settings.secrets)
   )
-  ;(facts.nodes ?? []).forEach((n, i) => (n.env = reports[i + 1]))
+  ;(facts.nodes ?? []).forEach((n, i) => {
+    n.env = reports[i + 1]
+    const entries = n.env?.map((e) => (e.value === undefined ? `${e.name} not set` : `${e.name}=${e.value}`))
+    if (entries !== undefined) deps.log(`Environment of node ${i + 2} (${n.host}): ${entries.join(', ') || 'none'}`)
+  })
   const read = environs.flatMap((e, i) => (e === undefined ? [] : [{ e, i }]))
   const names = new Set<string>()
   for (const a of read) for (const b of read) envDifferences(settings.envReport, a.e, b.e).forEach((n) => names.add(n))
