@@ -51,7 +51,12 @@ export const sglang: EngineRecord<'sglang'> = {
     // each TP rank, on whichever node it runs (`--nnodes`: node n holds TP n×k … n×k+k-1), once it joined the group
     ranks: {
       joined: /\b(?<rank>(?:[A-Z][A-Z_]*\d+ ?)+)\] Init torch distributed ends\./,
-      factors: [/server_args=ServerArgs\(.*?\btp_size=(?<n>\d+)/, /server_args=ServerArgs\(.*?\bpp_size=(?<n>\d+)/],
+      // `--dp` replicas each of tp × pp ranks, unless DP attention splits the TP ranks themselves
+      factors: [
+        /server_args=ServerArgs\(.*?\btp_size=(?<n>\d+)/,
+        /server_args=ServerArgs\(.*?\bpp_size=(?<n>\d+)/,
+        /server_args=ServerArgs\(.*?\bdp_size=(?<n>\d+)(?=.*\benable_dp_attention=False)/
+      ],
       flags: [
         ['--tp-size', '--tp', '--tensor-parallel-size'],
         ['--pp-size', '--pp', '--pipeline-parallel-size']

@@ -324,8 +324,10 @@ function nodeRows(ranks: NonNullable<NonNullable<GateOutcome['server']>['ranks']
   ranks.nodes.forEach((n, i) =>
     rows.push([
       mdText(`Node ${i + 1} (${n.host})`),
-      `${n.ranks} rank${n.ranks === 1 ? '' : 's'}, ` +
-        (n.joinedMs === undefined ? 'not all joined' : `joined at ${seconds(n.joinedMs)} s`)
+      n.ranks === 0
+        ? 'no rank line in its own log'
+        : `${n.ranks} rank${n.ranks === 1 ? '' : 's'}, ` +
+          (n.joinedMs === undefined ? 'not all joined' : `joined at ${seconds(n.joinedMs)} s`)
     ])
   )
   return rows

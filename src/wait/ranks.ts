@@ -116,9 +116,13 @@ export class RankCount {
     if (joined >= expected) return undefined
     const perNode = this.perNode(counts)
     const share = expected % this.hosts.length === 0 ? expected / this.hosts.length : undefined
-    const missingOn = this.hosts.flatMap((host, i) =>
-      share === undefined || (perNode[i] ?? 0) < share ? [`node ${i + 1} (${host})`] : []
-    )
+    // a node with more than its share: one log holds other nodes' ranks (Ray's, MPI's), so none can be named
+    const pooled = share !== undefined && perNode.some((n) => (n ?? 0) > share)
+    const missingOn = pooled
+      ? []
+      : this.hosts.flatMap((host, i) =>
+          share === undefined || (perNode[i] ?? 0) < share ? [`node ${i + 1} (${host})`] : []
+        )
     return { joined, expected, missingOn }
   }
 

@@ -214,8 +214,10 @@ function tellRanks(ranks: RankCount, engine: Engine | undefined, facts: ServerFa
 
 /** `Node 2 (root@b): 4 ranks, joined 12.3 s after the start`. */
 const nodeJoinLine = (n: NodeJoin, i: number): string =>
-  `Node ${i + 1} (${n.host}): ${n.ranks} rank${n.ranks === 1 ? '' : 's'}, ` +
-  (n.joinedMs === undefined ? 'not all joined' : `joined ${formatDuration(n.joinedMs)} after the start`)
+  n.ranks === 0
+    ? `Node ${i + 1} (${n.host}): no rank line in its own log (Ray and MPI print every rank's in the head's)`
+    : `Node ${i + 1} (${n.host}): ${n.ranks} rank${n.ranks === 1 ? '' : 's'}, ` +
+      (n.joinedMs === undefined ? 'not all joined' : `joined ${formatDuration(n.joinedMs)} after the start`)
 
 /** A cancel after the wait (smoke test, GPU reading) ends it cancelled: neither `smoke-failed` nor ready. */
 function cancelledSince(outcome: GateOutcome, deps: Deps, smoke: boolean, waitStart: number): GateOutcome {

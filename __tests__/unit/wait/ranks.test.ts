@@ -45,6 +45,24 @@ describe('ranks across nodes', () => {
     expect(count.missing(undefined, false)).toBeUndefined()
   })
 
+  it("SGLang's --dp replicas multiply the count, unless DP attention splits the TP ranks", () => {
+    for (const [attention, expected] of [
+      ['False', 8],
+      ['True', 4]
+    ] as const) {
+      const count = new RankCount(HOSTS, ['', ''], () => 0)
+      count.line(`[T] server_args=ServerArgs(tp_size=4, pp_size=1, dp_size=2, enable_dp_attention=${attention})`)
+      count.line('[2026-01-01 10:00:00 DP0 TP0] Init torch distributed ends. elapsed=1 s')
+      expect(count.missing('sglang', false)).toMatchObject({ joined: 1, expected })
+    }
+  })
+
+  it("names no node where one log holds other nodes' ranks (Ray, MPI)", () => {
+    const count = new RankCount(HOSTS, ['', ''], () => 0)
+    for (const r of [0, 1, 2]) count.line(vllmRank(r, 4))
+    expect(count.missing('vllm', false)).toEqual({ joined: 3, expected: 4, missingOn: [] })
+  })
+
   it('takes the count from the start line flags where the log has not said it yet', () => {
     expect(ranksFromFlags(vllm.log.ranks!, 'vllm serve m --tensor-parallel-size 8 -pp 2')).toBe(16)
     expect(ranksFromFlags(sglang.log.ranks!, 'python -m sglang.launch_server --tp=16 --nnodes 2')).toBe(16)
