@@ -112,6 +112,13 @@ export function simulateHelpText(): string {
         '--log-file PATH',
         "append the engine's own start-up log (its phases; its fatal lines with --crash-after) here, not to stdout"
       ],
+      ['--nnodes N', 'one node of a server across N nodes (sglang, vllm, trtllm): with --node-rank, which one'],
+      [
+        '--node-rank R',
+        "0 (default): the head, which serves; another: a worker, which prints its ranks' lines and serves no API"
+      ],
+      ['--ranks N', 'the ranks in all across the nodes, an even share on each (default: one a node)'],
+      ['--join-after DURATION', "when this node's ranks join (default: a twentieth of --load)"],
       ['-h, --help', 'show this help']
     ]),
     ''

@@ -49,6 +49,23 @@ export interface EngineLogLines {
   /** In the order the engine goes through them. */
   phases: readonly Phase[]
   fatal: readonly FatalLine[]
+  /** Across several nodes: the lines each rank prints as it joins the server, and how many ranks there are. */
+  ranks?: RankLines
+}
+
+/**
+ * A rank's join, as the engine prints it on whichever node it runs; the count expected comes from the log where it
+ * says (`world`, or the `factors` multiplied), else from the start line's flags (`flags`, their values multiplied).
+ */
+export interface RankLines {
+  /** One line per rank: named group `rank` (its number or its tag, one per rank), `world` where it tells how many. */
+  joined: RegExp
+  /** Lines that each give a factor of the rank count (named group `n`), multiplied: SGLang's tp_size × pp_size. */
+  factors?: readonly RegExp[]
+  /** The start line's flags giving the factors (each flag's spellings), multiplied; a factor not given counts 1. */
+  flags?: readonly (readonly string[])[]
+  /** Its health can say ready while a worker node is dead or stuck: across nodes, one generation proves it first. */
+  healthMissesWorkers?: boolean
 }
 
 export interface FatalLine {

@@ -36,6 +36,8 @@ export const ENGINE_LOAD_FAILURES = byEngine((r) => r.loadFailure)
 export const DEAD_ENGINE_ANSWERS = byEngine((r) => r.deadAnswer)
 /** Engines that only a real generation proves ready: a generation is asked for whatever `probe-generation` says. */
 export const READY_NEEDS_GENERATION = byEngine((r) => r.readyNeedsGeneration === true)
+/** Engines whose health misses a dead worker node: a server across nodes generates once before it is ready. */
+export const ACROSS_NODES_NEEDS_GENERATION = byEngine((r) => r.log.ranks?.healthMissesWorkers === true)
 /** llama.cpp's router mode, which loads other models when asked, aside (`listsAsRouter`). */
 export const SERVES_ONE_MODEL = byEngine((r) => r.servesOneModel)
 

@@ -47,7 +47,23 @@ export const sglang: EngineRecord<'sglang'> = {
       // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
       failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
       failure(/Subprocess \S+ \(pid=\d+\) crashed/)
-    ]
+    ],
+    // each TP rank, on whichever node it runs (`--nnodes`: node n holds TP n×k … n×k+k-1), once it joined the group
+    ranks: {
+      joined: /\b(?<rank>(?:[A-Z][A-Z_]*\d+ ?)+)\] Init torch distributed ends\./,
+      // `--dp` replicas each of tp × pp ranks, unless DP attention splits the TP ranks themselves
+      factors: [
+        /server_args=ServerArgs\(.*?\btp_size=(?<n>\d+)/,
+        /server_args=ServerArgs\(.*?\bpp_size=(?<n>\d+)/,
+        /server_args=ServerArgs\(.*?\bdp_size=(?<n>\d+)(?=.*\benable_dp_attention=False)/
+      ],
+      flags: [
+        ['--tp-size', '--tp', '--tensor-parallel-size'],
+        ['--pp-size', '--pp', '--pipeline-parallel-size']
+      ],
+      // the head's /health can stay 200 with a worker node gone (sgl-project/sglang#4780)
+      healthMissesWorkers: true
+    }
   },
   ownedBy: 'sglang',
   modelLists: ['openai'],

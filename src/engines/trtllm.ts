@@ -7,7 +7,9 @@ export const trtllm: EngineRecord<'trtllm'> = {
   log: {
     // no line of its own marks its start-up in the source read (uvicorn's only)
     ...UNKNOWN_LOG,
-    fatal: [...UNKNOWN_LOG.fatal, failure(/Health check detected fatal engine error, initiating server shutdown/)]
+    fatal: [...UNKNOWN_LOG.fatal, failure(/Health check detected fatal engine error, initiating server shutdown/)],
+    // trtllm-llmapi-launch, once per MPI rank: rank 0 the leader (it serves), the others workers
+    ranks: { joined: /rank(?<rank>\d+) run mgmn (?:leader|worker) node with mpi_world_size: (?<world>\d+)/ }
   },
   ownedBy: 'tensorrt_llm',
   modelLists: ['openai'],
@@ -38,6 +40,7 @@ export const trtllm: EngineRecord<'trtllm'> = {
     'NVIDIA/TensorRT-LLM:tensorrt_llm/serve/openai_server.py (health, health_generate, get_model; a stored copy, version not dated)',
     'NVIDIA/TensorRT-LLM:tensorrt_llm/serve/openai_protocol.py (ModelCard owned_by "tensorrt_llm")',
     'NVIDIA/TensorRT-LLM@e6c89c08:tensorrt_llm/serve/readiness.py (pending: 503 with x-trtllm-server-state: starting)',
+    'NVIDIA/TensorRT-LLM@020c89e6:tensorrt_llm/llmapi/trtllm-llmapi-launch (the mgmn leader and worker lines per MPI rank)',
     'NVIDIA/TensorRT-LLM@000d7718:docs/source/commands/trtllm-serve.rst (the documented endpoints)'
   ]
 }

@@ -61,7 +61,18 @@ export const vllm: EngineRecord<'vllm'> = {
       failure(/Engine core initialization failed/),
       // an API server whose engine cores never answered (`(ApiServer_1 pid=…) TimeoutError: …`)
       failure(/Timed out waiting for (?:engine core processes to start|engines to send initial message)/)
-    ]
+    ],
+    // every rank (Ray workers and `--headless` nodes alike), its number in the whole world across the nodes
+    ranks: {
+      joined: /\brank (?<rank>\d+) in world size (?<world>\d+) is assigned as /,
+      flags: [
+        ['--tensor-parallel-size', '-tp'],
+        ['--pipeline-parallel-size', '-pp'],
+        ['--data-parallel-size', '-dp']
+      ],
+      // on Ray, /health and /v1/models stay 200 while generation is dead (vllm-project/vllm#16259, #53157)
+      healthMissesWorkers: true
+    }
   },
   ownedBy: 'vllm',
   modelLists: ['openai'],

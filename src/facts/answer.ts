@@ -109,6 +109,8 @@ export interface Answer {
   missing?: Missing
   /** Several listed ids contain the expected `model` and none is it (`ambiguous-model`): those ids. */
   ambiguous?: { model: string; candidates: string[]; count: number }
+  /** One server across several nodes, ready but for its ranks: how many joined, and the nodes short of theirs. */
+  ranks?: RanksMissing
   /** With `probe-generation`: the generation request, and what it got. */
   generation?: { request: string; answer: Answer }
   /** The engine's own readiness answer required beside the model list (SGLang's /health), and what it got. */
@@ -121,6 +123,15 @@ export interface Answer {
   engineDead?: { request: string; by: 'health' | 'generations'; status?: number; count?: number }
   /** `generation-failed` before the timeout: the same server error from every generation for `forMs`, `count` times. */
   generationsFailing?: { request: string; status: number; forMs: number; count: number }
+}
+
+/** What holds readiness: how many ranks joined of how many, and the nodes that have fewer than their share. */
+export interface RanksMissing {
+  joined: number
+  /** Undefined while no line has said how many there are. */
+  expected?: number
+  /** `node 2 (root@b)`, for each node short of its share (all of them where the count does not divide evenly). */
+  missingOn: string[]
 }
 
 type Missing =

@@ -17,6 +17,14 @@ export interface PlacementFacts {
   warning?: string
 }
 
+/** A node as the count names it, and when its last expected rank joined. */
+export interface NodeJoin {
+  host: string
+  ranks: number
+  /** Since the server's start, once the node held its share of the ranks; undefined while it does not. */
+  joinedMs?: number
+}
+
 /** What the gate knows about the server process and its log, beside the wait itself. */
 export interface ServerFacts {
   pid?: number
@@ -27,7 +35,11 @@ export interface ServerFacts {
   /** With `host`: the ssh destination it runs on, for the job-end step. */
   host?: string
   /** With `host` of several lines: the other nodes' processes, for the job-end step. */
-  nodes?: Array<{ host: string; pid: number; startTicks?: number }>
+  nodes?: Array<{ host: string; pid: number; startTicks?: number; gpuMemoryMiB?: number; env?: EnvEntry[] }>
+  /** With `env-report` across nodes: each variable whose value is not the same on every node, in words. */
+  nodeEnvDiffers?: string[]
+  /** Across several nodes: how many ranks the engine's lines said, and each node's ranks and time to join. */
+  ranks?: { expected?: number; nodes: NodeJoin[] }
   /** With `start`: its start time (/proc stat field 22), boot and run marker: the job-end step stops by them. */
   startTicks?: number
   bootId?: string

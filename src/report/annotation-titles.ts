@@ -15,6 +15,8 @@ export type NoteKind =
   | 'server-origin'
   /** Once ready, the model is not (wholly) on the GPUs the server was meant to use. */
   | 'placement'
+  /** One server across several nodes: a reported variable differs between nodes. */
+  | 'node-env'
 
 export const INSECURE_TLS_WARNING =
   "insecure-tls is on: the server's certificate is not checked, so anything on the way to it could answer in its place"
@@ -30,7 +32,8 @@ export const NOTE_TITLES: Readonly<Record<NoteKind, string>> = {
   'throughput-regression': 'Model server decodes slower than usual',
   'model-match': 'Model matched only partly',
   'server-origin': 'Could not tell which job started the model server',
-  placement: 'Model not on the GPU'
+  placement: 'Model not on the GPU',
+  'node-env': "Model server's nodes differ in environment"
 }
 
 /** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */

@@ -62,6 +62,7 @@ const generatedWords = (request: string): AnswerWords => ({ summary: `${request}
 export function answerWords(answer: Answer): AnswerWords {
   const stopped = cannotChangeWords(answer, () => listedWords(answer))
   if (stopped !== undefined) return stopped
+  if (answer.ranks !== undefined) return withRanksWords(answer, answer.ranks)
   if (answer.engineReadiness !== undefined) return withEngineReadinessWords(answer)
   if (answer.generation !== undefined) return withGenerationWords(answer)
   if (answer.error !== undefined) return errorWords(answer, answer.error)
@@ -177,6 +178,20 @@ function errorWords(answer: Answer, code: string): AnswerWords {
   const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`
   return { summary, detail: summary }
 }
+
+/** A ready answer held by the ranks that have not joined yet (one server across several nodes). */
+function withRanksWords(answer: Answer, ranks: NonNullable<Answer['ranks']>): AnswerWords {
+  const ready = answerWords({ ...answer, state: 'ready', ranks: undefined }).summary
+  const why = ranksWaitingText(ranks)
+  return { summary: `${ready} — ${why}`, detail: `the head is ready, but not every rank has joined: ${why}` }
+}
+
+/** `waiting for ranks: 3 of 4 joined; missing on node 2 (root@b)`. */
+const ranksWaitingText = ({ joined, expected, missingOn }: NonNullable<Answer['ranks']>): string =>
+  (expected === undefined
+    ? `waiting for ranks: ${joined} joined, the count not read yet from the nodes' logs`
+    : `waiting for ranks: ${joined} of ${expected} joined`) +
+  (missingOn.length ? `; missing on ${missingOn.join(', ')}` : '')
 
 /** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
 function withEngineReadinessWords(answer: Answer): AnswerWords {

@@ -63,6 +63,16 @@ export function summaryMarkdown(outcome: GateOutcome, ctx: ReportContext): strin
   }
   if (server?.pid !== undefined) rows.push(['Server process', `pid ${server.pid}`])
   if (server?.gpuMemoryMiB !== undefined) rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`])
+  if (server?.ranks !== undefined) rows.push(...nodeRows(server.ranks))
+  const nodes = server?.nodes
+  if (nodes?.some((n) => n.gpuMemoryMiB !== undefined)) {
+    const held = [{ host: server?.host, gpuMemoryMiB: server?.gpuMemoryMiB }, ...nodes].map(
+      (n, i) => `node ${i + 1} (${n.host}): ${n.gpuMemoryMiB === undefined ? 'unread' : `${n.gpuMemoryMiB} MiB`}`
+    )
+    rows.push(['GPU memory on each node', mdText(held.join(', '))])
+  }
+  if (server?.nodeEnvDiffers !== undefined)
+    rows.push(['Variables that differ between nodes', mdText(`⚠️ ${server.nodeEnvDiffers.join('; ')}`)])
   const placed = outcome.placement
   if (placed !== undefined)
     rows.push([
@@ -256,4 +266,21 @@ function environments(results: readonly TargetOutcome[]): string[] {
     ),
     ''
   ]
+}
+
+/** One server across several nodes: each node's ranks and its time to join (from the server's start). */
+function nodeRows(ranks: NonNullable<NonNullable<GateOutcome['server']>['ranks']>): [string, string][] {
+  const rows: [string, string][] = [
+    ['Ranks joined', `${ranks.nodes.reduce((n, node) => n + node.ranks, 0)} of ${ranks.expected ?? '?'}`]
+  ]
+  ranks.nodes.forEach((n, i) =>
+    rows.push([
+      mdText(`Node ${i + 1} (${n.host})`),
+      n.ranks === 0
+        ? 'no rank line in its own log'
+        : `${n.ranks} rank${n.ranks === 1 ? '' : 's'}, ` +
+          (n.joinedMs === undefined ? 'not all joined' : `joined at ${seconds(n.joinedMs)} s`)
+    ])
+  )
+  return rows
 }

@@ -2,6 +2,16 @@
 import type { EngineName } from './engines.js'
 import type { Pace } from './streams.js'
 
+/** This process's part of a server across `count` nodes of `ranks` ranks in all (an even share on each). */
+export interface NodePart {
+  count: number
+  /** 0: the head, which serves the API. */
+  rank: number
+  ranks: number
+  /** When this node's ranks join; default: a twentieth of the load. */
+  joinsAfterMs?: number
+}
+
 export interface SimulatorOptions {
   engine: EngineName
   model: string
@@ -33,6 +43,8 @@ export interface SimulatorOptions {
    * router (`unloaded`): the load asked fails, its instance exiting with status 1.
    */
   failsToLoad?: string
+  /** One node of a server across several: the head (rank 0) serves, the others are its workers (see nodes.ts). */
+  node?: NodePart
   /** Each line of the engine's own start-up log (SIMULATED_LOGS), its fatal lines as it dies included. */
   onLog?(line: string): void
   onEvent?(event: SimulatorEvent, atMs: number): void

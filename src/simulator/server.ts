@@ -4,10 +4,12 @@ import { createServer as createNetServer } from 'node:net'
 import { SIMULATED_ENGINES, type SimulatedEngine } from './engines.js'
 import { SIMULATED_LOGS, logLine } from './engine-logs.js'
 import { answerRequests } from './handler.js'
+import { headLog, simulateWorker } from './nodes.js'
 import type { SimulatedServer, SimulatorEvent, SimulatorOptions } from './options.js'
 
 /** Starts the simulated startup now: the port opens at `opensAt × loadMs`, the model is ready at `loadMs`. */
 export async function simulate(options: SimulatorOptions): Promise<SimulatedServer> {
+  if (options.node !== undefined && options.node.rank > 0) return simulateWorker(options, options.node)
   const engine: SimulatedEngine = SIMULATED_ENGINES[options.engine]
   const host = options.host ?? '127.0.0.1'
   // A busy port is reported now rather than when the simulated engine would open it.
@@ -31,7 +33,7 @@ export async function simulate(options: SimulatorOptions): Promise<SimulatedServ
       if (server.listening) server.close(() => resolve())
       else resolve()
     })
-  const log = SIMULATED_LOGS[options.engine]
+  const log = options.node === undefined ? SIMULATED_LOGS[options.engine] : headLog(options.engine, options.node)
   const print = (text: string): void => {
     if (!closed) {
       const at = new Date()

@@ -7,6 +7,7 @@ import type { Settings } from '../inputs/settings.js'
 import type { Clock } from '../runtime/clock.js'
 import type { BodyCollector } from '../runtime/memory.js'
 import type { ReadinessPace } from './engine-readiness.js'
+import type { RankCount } from './ranks.js'
 import type { Halt } from '../facts/halt.js'
 import type { TrackerEvent } from '../startup/phases.js'
 import type { Halter } from '../runtime/halter.js'
@@ -64,6 +65,8 @@ export interface ServerWait {
   sayStartup(events: TrackerEvent[]): void
   /** Where the server's startup is at `now`, for a still-waiting line; undefined while nothing tells. */
   progressAt(now: number): string | undefined
+  /** One server across several nodes: its ranks, counted from every node's lines in its log. */
+  ranks?: RankCount
   /** Resolves once the engine's own ready line is read (or when `signal` aborts); undefined without a log. */
   readyLine?(signal: AbortSignal): Promise<void>
   /** Resolves at the next new lines of the log (or when `signal` aborts); undefined without a log. */

@@ -1,7 +1,12 @@
 /** One endpoint's wait: its probes, its engine's readiness route, `load`, and its generation check. */
 import { createGenerator, type Generator } from './generation-check.js'
 import { generationRoute } from '../engines/model-lists.js'
-import { listsAsRouter, READY_NEEDS_GENERATION, SERVES_ONE_MODEL } from '../engines/readiness.js'
+import {
+  ACROSS_NODES_NEEDS_GENERATION,
+  listsAsRouter,
+  READY_NEEDS_GENERATION,
+  SERVES_ONE_MODEL
+} from '../engines/readiness.js'
 import { engineReadiness } from './engine-readiness.js'
 import { engineOfAnswer, engineOfModelList } from '../engines/log-markers.js'
 import { type Engine, ENGINES } from '../engines/index.js'
@@ -38,7 +43,10 @@ export async function waitForEndpoint(
   let implied: Generator | undefined
   const generatorNow = (): Generator | undefined => {
     const engine = engineOf()
-    if (generator !== undefined || engine === undefined || !READY_NEEDS_GENERATION[engine]) return generator
+    if (generator !== undefined || engine === undefined) return generator
+    // across nodes, an engine whose health misses a dead worker is asked for one too
+    const across = server.ranks !== undefined && ACROSS_NODES_NEEDS_GENERATION[engine]
+    if (!READY_NEEDS_GENERATION[engine] && !across) return generator
     const found = generationRoute(url)
     return found === undefined ? undefined : (implied ??= generatorFor(found))
   }
@@ -105,6 +113,7 @@ export async function waitForEndpoint(
           generatorNow()?.generate(modelId, timeoutMs, signal) ?? Promise.resolve(undefined),
         engineReady: (modelId, timeoutMs, signal) =>
           readiness.check(engineOf(), modelId ?? settings.model, timeoutMs, signal),
+        ranksMissing: server.ranks && (() => server.ranks?.missing(engineOf(), profile.readyLineSeen)),
         servesOneModel: () => {
           const engine = engineOf()
           return engine !== undefined && SERVES_ONE_MODEL[engine] && !(engine === 'llamacpp' && router)

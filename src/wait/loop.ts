@@ -1,6 +1,13 @@
 /** The wait loop: probe, judge, report changes, until ready, a fatal answer, a halt, or the deadline. */
 import { assess, sameAnswer } from './assess.js'
-import { type Answer, type Assessment, type Expectation, NAMED_ID_CHARS, type Reason } from '../facts/answer.js'
+import {
+  type Answer,
+  type Assessment,
+  type Expectation,
+  NAMED_ID_CHARS,
+  type RanksMissing,
+  type Reason
+} from '../facts/answer.js'
 import type { Halt } from '../facts/halt.js'
 import type { Outcome, TimelineEntry, WaitEvent } from '../facts/wait.js'
 import type { GenerationCheck } from './generation-check.js'
@@ -35,6 +42,8 @@ export interface WaitDeps extends Partial<Pick<ServerWait, 'readyLine' | 'logLin
     timeoutMs: number,
     signal?: AbortSignal
   ): Promise<GenerationCheck | undefined>
+  /** One server across several nodes: what of its ranks has not joined yet (ready waits for it); undefined: none. */
+  ranksMissing?(): RanksMissing | undefined
   /** Whether the engine serves only the models it was started with (see `wrongModelWatch`). */
   servesOneModel?(): boolean
   /** Asked when an answer is not ready: a failed load the engine reports, as a fatal answer (`load-failed`). */
@@ -134,6 +143,10 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
         if (check.assessment.state === 'ready') engineReadiness.readyMs ??= clock.now() - start
       }
     }
+    // the head's readiness says nothing of the other nodes' ranks: ready waits until every one of them joined
+    const ranks = assessment.state === 'ready' ? deps.ranksMissing?.() : undefined
+    if (ranks !== undefined)
+      assessment = { ...assessment, state: 'waiting', answer: { ...assessment.answer, state: 'waiting', ranks } }
     const failedBefore = generationFailed
     generationFailed = false
     /** How long this round's costly request took: the next probe waits by it (see `gapAfter`). */

@@ -10,7 +10,7 @@ import { type KnownFatal, type ServerWatch, watchServer } from '../server/watch.
 import type { Server, Settings } from '../inputs/settings.js'
 import { createBodyCollector } from '../runtime/memory.js'
 import { expectation } from '../facts/answer.js'
-import type { GateOutcome, PlacementFacts, ServerFacts, TargetOutcome } from '../facts/outcome.js'
+import type { GateOutcome, NodeJoin, PlacementFacts, ServerFacts, TargetOutcome } from '../facts/outcome.js'
 import type { Halt } from '../facts/halt.js'
 import { Halter } from '../runtime/halter.js'
 import type { Deps, ServerWait } from './deps.js'
@@ -29,6 +29,9 @@ import { type LogPlacement, meantForGpu, ollamaPs, placementLog, placementOf } f
 import { createHttpClient } from '../http/probe.js'
 import { gpuSnapshot } from '../gpu/nvidia-smi.js'
 import { placementLines } from '../report/progress.js'
+import { RankCount } from './ranks.js'
+import type { Engine } from '../engines/index.js'
+import { formatDuration } from '../runtime/clock.js'
 
 /** A server of a fleet: halting `stop` ends its wait as the fleet decides; `settled` hears how it ended. */
 export interface FleetMember {
@@ -59,10 +62,12 @@ export async function waitForServer(
     const profile = new StartupProfile({ engine: settings.engine, startedAt: launched.startedAt, usual: history.usual })
     const placed = placementLog()
     const nccl = new NcclLines()
+    const ranks = rankCount(server, () => clock.now() - (launched?.startedAt ?? waitStart))
     const { log, sayStartup, readLines, readyLine, logLines } = followLog({
       launched,
       profile,
       nccl,
+      ranks,
       deps,
       waitStart,
       placed
@@ -87,7 +92,8 @@ export async function waitForServer(
       sayStartup,
       progressAt: (now) => startupStatusText(profile.status(now, now - startedAt)),
       readyLine,
-      logLines
+      logLines,
+      ranks
     }
     // each endpoint a halter of its own under the server's, so that one that fails ends the others' waits
     const fleet = server.targets.length > 1
@@ -110,6 +116,7 @@ export async function waitForServer(
     member?.settled(last)
     const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() })
     await launched.afterWait(last.ready, readyAt)
+    if (ranks !== undefined) tellRanks(ranks, last.engine ?? settings.engine ?? profile.engine, launched.facts, deps)
     const placement = last.ready
       ? await placementOfServer(server, settings, launched.facts, placed.found, waited, deps)
       : undefined
@@ -184,6 +191,33 @@ function tellNccl(settings: Settings, facts: ServerFacts | undefined, view: Nccl
   }
   deps.log(procEnvironNote)
 }
+
+/** One server across several nodes: its ranks counted from every node's lines; undefined for one node. */
+function rankCount(server: Server, sinceStart: () => number): RankCount | undefined {
+  if (server.workers === undefined || server.host === undefined) return undefined
+  const hosts = [server.host, ...server.workers.map((w) => w.host)]
+  const starts = [server.start ?? '', ...server.workers.map((w) => w.start)]
+  return new RankCount(hosts, starts, sinceStart)
+}
+
+/** Each node's ranks and time to join, into the facts and the log. */
+function tellRanks(ranks: RankCount, engine: Engine | undefined, facts: ServerFacts | undefined, deps: Deps): void {
+  const nodes = ranks.joins(engine)
+  if (nodes === undefined) {
+    deps.log("Ranks: none of the engine's per-rank lines was read in the nodes' logs, so none was counted")
+    return
+  }
+  const expected = ranks.expected(engine)
+  if (facts !== undefined) facts.ranks = { expected, nodes }
+  nodes.forEach((n, i) => deps.log(nodeJoinLine(n, i)))
+}
+
+/** `Node 2 (root@b): 4 ranks, joined 12.3 s after the start`. */
+const nodeJoinLine = (n: NodeJoin, i: number): string =>
+  n.ranks === 0
+    ? `Node ${i + 1} (${n.host}): no rank line in its own log (Ray and MPI print every rank's in the head's)`
+    : `Node ${i + 1} (${n.host}): ${n.ranks} rank${n.ranks === 1 ? '' : 's'}, ` +
+      (n.joinedMs === undefined ? 'not all joined' : `joined ${formatDuration(n.joinedMs)} after the start`)
 
 /** A cancel after the wait (smoke test, GPU reading) ends it cancelled: neither `smoke-failed` nor ready. */
 function cancelledSince(outcome: GateOutcome, deps: Deps, smoke: boolean, waitStart: number): GateOutcome {
@@ -270,6 +304,7 @@ function followLog({
   launched,
   profile,
   nccl,
+  ranks,
   deps,
   waitStart,
   placed
@@ -277,6 +312,7 @@ function followLog({
   launched: LaunchedServer
   profile: StartupProfile
   nccl: NcclLines
+  ranks?: RankCount
   deps: Deps
   waitStart: number
   placed: ReturnType<typeof placementLog>
@@ -288,6 +324,7 @@ function followLog({
     lines.forEach((l) => {
       placed.see(l.text, l.number)
       nccl.line(l.text)
+      ranks?.line(l.text)
       sayStartup(profile.earlier(l.text, clock.now(), l.number))
     })
   )
@@ -322,6 +359,7 @@ function followLog({
     for (const l of lines) {
       placed.see(l.text, l.number)
       nccl.line(l.text)
+      ranks?.line(l.text)
       sayStartup(profile.line(l.text, clock.now(), l.number))
     }
     if (profile.readyLineSeen) readySeen.abort()

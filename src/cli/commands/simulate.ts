@@ -9,6 +9,7 @@ import { printable } from '../../runtime/text.js'
 import { commandSafe } from '../../report/command-safe.js'
 import { SIMULATED_ENGINES, simulatedEngine } from '../../simulator/engines.js'
 import { simulate } from '../../simulator/server.js'
+import type { NodePart } from '../../simulator/options.js'
 import { DEFAULT_PACE } from '../../simulator/streams.js'
 import { formatDuration } from '../../runtime/clock.js'
 import { SIMULATE_DEFAULTS, SIMULATED_ENGINE_WORDS, simulateHelpText } from '../help.js'
@@ -36,6 +37,10 @@ export async function simulateCommand(argv: string[], io: CliIo, sayRaw: Say): P
     'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
     ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
     'log-file': { type: 'string' },
+    nnodes: { type: 'string' },
+    'node-rank': { type: 'string' },
+    ranks: { type: 'string' },
+    'join-after': { type: 'string' },
     help: { type: 'boolean', short: 'h' }
   })
   if (values.help) return (void io.stdout.write(simulateHelpText()), 0)
@@ -78,6 +83,7 @@ export async function simulateCommand(argv: string[], io: CliIo, sayRaw: Say): P
   const ttftText = String(values.ttft).trim()
   const ttftMs = /^\d+(\.\d+)?$/.test(ttftText) ? Number(ttftText) : duration('ttft', ttftText)
   if (ttftMs > 600_000) throw new UsageError(`--ttft: "${printable(ttftText)}" is over 10 minutes`)
+  const node = nodePart(values, duration)
   // a log that cannot be written (a full disk) ends the simulator in one line
   let logFailed = (_why: string): void => undefined
   const logFailure = new Promise<string>((resolve) => (logFailed = resolve))
@@ -95,6 +101,7 @@ export async function simulateCommand(argv: string[], io: CliIo, sayRaw: Say): P
       generationFails: values['generation-fails'] === true,
       unloaded: values.unloaded === true,
       onGpu,
+      node,
       pace: { tokensPerSecond, ttftMs },
       onLog: log.write,
       onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
@@ -106,13 +113,19 @@ export async function simulateCommand(argv: string[], io: CliIo, sayRaw: Say): P
     )
   }
   const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs
-  say(
-    `${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${formatDuration(opensAt)}` : 'is open now'}, ` +
-      `the model is ready at ${formatDuration(loadMs)}` +
-      (crashAfterMs === undefined ? '' : `, the engine crashes at ${formatDuration(crashAfterMs)}`) +
-      (values['generation-fails'] === true ? ', every generation request fails' : '') +
-      '. Stop it with Ctrl-C.'
-  )
+  if (node !== undefined && node.rank > 0)
+    say(
+      `${prefix} node ${node.rank + 1} of ${node.count} (a worker, serving no API): its ranks join at ` +
+        `${formatDuration(node.joinsAfterMs ?? loadMs / 20)}; it runs until stopped. Stop it with Ctrl-C.`
+    )
+  else
+    say(
+      `${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${formatDuration(opensAt)}` : 'is open now'}, ` +
+        `the model is ready at ${formatDuration(loadMs)}` +
+        (crashAfterMs === undefined ? '' : `, the engine crashes at ${formatDuration(crashAfterMs)}`) +
+        (values['generation-fails'] === true ? ', every generation request fails' : '') +
+        '. Stop it with Ctrl-C.'
+    )
   try {
     const failed = await Promise.race([server.ended, logFailure])
     if (failed !== 'crashed') {
@@ -125,6 +138,33 @@ export async function simulateCommand(argv: string[], io: CliIo, sayRaw: Say): P
   }
   log.close()
   return 1
+}
+
+/** `--nnodes N --node-rank R [--ranks T] [--join-after D]`: this process as one node of a server across N. */
+function nodePart(
+  values: Record<string, unknown>,
+  duration: (name: string, text: string) => number
+): NodePart | undefined {
+  const count = (name: string, fallback?: number): number | undefined => {
+    const text = values[name]
+    if (typeof text !== 'string') return fallback
+    if (!/^\d+$/.test(text.trim()) || Number(text) > 4096)
+      throw new UsageError(`--${name}: "${printable(text)}" is not a whole number up to 4096`)
+    return Number(text)
+  }
+  const nodes = count('nnodes')
+  if (nodes === undefined) return undefined
+  if (nodes < 1) throw new UsageError('--nnodes: give 1 or more')
+  const rank = count('node-rank', 0) as number
+  if (rank >= nodes) throw new UsageError(`--node-rank: give 0 (the head) to ${nodes - 1}`)
+  const ranks = count('ranks', nodes) as number
+  const join = values['join-after']
+  return {
+    count: nodes,
+    rank,
+    ranks: Math.max(ranks, nodes),
+    ...(typeof join === 'string' ? { joinsAfterMs: duration('join-after', join) } : {})
+  }
 }
 
 /**

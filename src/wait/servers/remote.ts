@@ -26,6 +26,7 @@ import type { GateOutcome, ServerFacts, TargetOutcome } from '../../facts/outcom
 import type { Deps } from '../deps.js'
 import type { LaunchedServer, ServerKind } from './kind.js'
 import { tellEnvironment } from './process.js'
+import { envDifferences, envReport } from '../../server/env-report.js'
 
 /** The names a URL's host has when it means the machine itself: on a remote server, that host's loopback. */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
@@ -169,7 +170,7 @@ function launched(
     }
     const watched = watchRemote(node, started, localLog, startedAt, `[${node.host}] `)
     deps.log(`Started node ${i + 2} of the server on ${node.host} (pid ${started.pid} there)`)
-    return { node, started, watched }
+    return { node, started, watched, environ: () => remoteEnviron(node, started.pid) }
   })
   const server: ServerProcess =
     nodes.length === 0
@@ -206,9 +207,9 @@ function launched(
   let log: LogFollower | undefined
   const report = (): void => {
     if (settings.envReport.length === 0) return
-    tellEnvironment(settings, facts, deps, { pid: begun.pid, environ: remoteEnviron(host, begun.pid) }, undefined, {
-      pid: begun.pid
-    })
+    const environ = remoteEnviron(host, begun.pid)
+    tellEnvironment(settings, facts, deps, { pid: begun.pid, environ }, undefined, { pid: begun.pid })
+    if (nodes.length > 0) tellNodesEnvironment(settings, facts, deps, [environ, ...nodes.map((n) => n.environ())])
   }
   return {
     facts,
@@ -227,6 +228,14 @@ function launched(
     afterWait: async (ready, readyAt) => {
       if (ready && server.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
       if (ready) facts.gpuMemoryMiB = await remoteGpuMemory(host, begun.pid, deps)
+      if (ready && facts.nodes !== undefined) {
+        const held = await Promise.all(nodes.map(({ node, started }) => remoteGpuMemory(node, started.pid, deps)))
+        facts.nodes.forEach((n, i) => (n.gpuMemoryMiB = held[i]))
+        if (held.some((mib) => mib !== undefined))
+          deps.log(
+            `GPU memory held on each node: ${[facts.gpuMemoryMiB, ...held].map((mib, i) => `node ${i + 1} (${i === 0 ? host.host : nodes[i - 1].node.host}) ${mib === undefined ? 'unread' : `${mib} MiB`}`).join(', ')}`
+          )
+      }
       if (own.start !== undefined) report()
       if (!ready && log !== undefined) {
         facts.logTail = log.tail()
@@ -239,6 +248,48 @@ function launched(
     },
     probeUrl: (url) => forwards.get(url.href) ?? url
   }
+}
+
+/**
+ * `env-report` on every node: each node's entries kept, and each variable whose value is not the same everywhere
+ * named with every node's value (`NCCL_IB_HCA: mlx5_0 on node 1 (root@a), unset on node 2 (root@b)`).
+ */
+function tellNodesEnvironment(
+  settings: Settings,
+  facts: ServerFacts,
+  deps: Deps,
+  environs: (Record<string, string> | undefined)[]
+): void {
+  const hosts = [facts.host as string, ...(facts.nodes ?? []).map((n) => n.host)]
+  const reports = environs.map((e) =>
+    e === undefined ? undefined : envReport(settings.envReport, e, settings.secrets)
+  )
+  ;(facts.nodes ?? []).forEach((n, i) => {
+    n.env = reports[i + 1]
+    const entries = n.env?.map((e) => (e.value === undefined ? `${e.name} not set` : `${e.name}=${e.value}`))
+    if (entries !== undefined) deps.log(`Environment of node ${i + 2} (${n.host}): ${entries.join(', ') || 'none'}`)
+  })
+  const read = environs.flatMap((e, i) => (e === undefined ? [] : [{ e, i }]))
+  const names = new Set<string>()
+  for (const a of read) for (const b of read) envDifferences(settings.envReport, a.e, b.e).forEach((n) => names.add(n))
+  const shown = (i: number, name: string): string => {
+    const value = reports[i]?.find((entry) => entry.name === name)?.value
+    return value === undefined ? 'unset' : value
+  }
+  const differs = [...names]
+    .sort()
+    .map((name) => `${name}: ${read.map(({ i }) => `${shown(i, name)} on node ${i + 1} (${hosts[i]})`).join(', ')}`)
+  const unread = environs.flatMap((e, i) => (e === undefined ? [`node ${i + 1} (${hosts[i]})`] : []))
+  if (unread.length > 0) deps.log(`The environment of the server on ${unread.join(', ')} could not be read.`)
+  if (differs.length === 0) {
+    if (read.length > 1) deps.log(`The reported variables are the same on the ${read.length} nodes read.`)
+    return
+  }
+  facts.nodeEnvDiffers = differs
+  deps.warn(
+    `The server's nodes differ in ${differs.length === 1 ? 'a variable' : 'variables'}: ${differs.join('; ')}`,
+    'node-env'
+  )
 }
 
 /** The GPU memory the server's processes hold on its host, from that host's nvidia-smi. */

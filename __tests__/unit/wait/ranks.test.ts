@@ -1,0 +1,146 @@
+import { RankCount, ranksFromFlags } from '../../../src/wait/ranks.js'
+import { sglang } from '../../../src/engines/sglang.js'
+import { vllm } from '../../../src/engines/vllm.js'
+import { answerWords } from '../../../src/report/answer-report.js'
+import { waitForModel } from '../../../src/wait/loop.js'
+import type { ProbeResult } from '../../../src/http/probe.js'
+
+const HOSTS = ['root@a', 'root@b']
+const sglangRank = (tp: number, host?: string): string =>
+  `${host === undefined ? '' : `[${host}] `}[2026-01-01 10:00:0${tp % 10} TP${tp}] Init torch distributed ends. elapsed=3.8 s, mem usage=0.98 GB`
+const vllmRank = (rank: number, world: number, host?: string): string =>
+  `${host === undefined ? '' : `[${host}] `}(Worker_TP${rank} pid=4${rank}) INFO 01-01 10:00:00 [parallel_state.py:1400] ` +
+  `rank ${rank} in world size ${world} is assigned as DP rank 0, PP rank 0, PCP rank 0, TP rank ${rank}, EP rank 0`
+
+describe('ranks across nodes', () => {
+  it('SGLang: counts each TP rank once on whichever node, expecting tp_size × pp_size from server_args', () => {
+    let t = 1_000
+    const count = new RankCount(HOSTS, ['python -m sglang.launch_server --tp 4 --nnodes 2', 'x'], () => t)
+    count.line("[2026-01-01 10:00:00] server_args=ServerArgs(model_path='/m', tp_size=4, pp_size=1, nnodes=2)")
+    count.line(sglangRank(0))
+    count.line(sglangRank(1))
+    count.line(sglangRank(1)) // the same rank again is not another
+    expect(count.missing('sglang', false)).toEqual({ joined: 2, expected: 4, missingOn: ['node 2 (root@b)'] })
+    t = 2_500
+    count.line(sglangRank(2, 'root@b'))
+    expect(answerWords({ state: 'waiting', status: 200, ranks: count.missing('sglang', false) }).summary).toBe(
+      'HTTP 200 — waiting for ranks: 3 of 4 joined; missing on node 2 (root@b)'
+    )
+    t = 4_000
+    count.line(sglangRank(3, 'root@b'))
+    expect(count.missing('sglang', false)).toBeUndefined()
+    expect(count.joins('sglang')).toEqual([
+      { host: 'root@a', ranks: 2, joinedMs: 1_000 },
+      { host: 'root@b', ranks: 2, joinedMs: 4_000 }
+    ])
+  })
+
+  it('vLLM: the world size its own lines state', () => {
+    const count = new RankCount(HOSTS, ['vllm serve m', 'vllm serve m --headless'], () => 0)
+    count.line(vllmRank(0, 4))
+    count.line(vllmRank(1, 4))
+    expect(count.missing('vllm', false)).toEqual({ joined: 2, expected: 4, missingOn: ['node 2 (root@b)'] })
+    count.line(vllmRank(2, 4, 'root@b'))
+    count.line(vllmRank(3, 4, 'root@b'))
+    expect(count.missing(undefined, false)).toBeUndefined()
+  })
+
+  it("SGLang's --dp replicas multiply the count, unless DP attention splits the TP ranks", () => {
+    for (const [attention, expected] of [
+      ['False', 8],
+      ['True', 4]
+    ] as const) {
+      const count = new RankCount(HOSTS, ['', ''], () => 0)
+      count.line(`[T] server_args=ServerArgs(tp_size=4, pp_size=1, dp_size=2, enable_dp_attention=${attention})`)
+      count.line('[2026-01-01 10:00:00 DP0 TP0] Init torch distributed ends. elapsed=1 s')
+      expect(count.missing('sglang', false)).toMatchObject({ joined: 1, expected })
+    }
+  })
+
+  it("names no node where one log holds other nodes' ranks (Ray, MPI)", () => {
+    const count = new RankCount(HOSTS, ['', ''], () => 0)
+    for (const r of [0, 1, 2]) count.line(vllmRank(r, 4))
+    expect(count.missing('vllm', false)).toEqual({ joined: 3, expected: 4, missingOn: [] })
+  })
+
+  it('takes the count from the start line flags where the log has not said it yet', () => {
+    expect(ranksFromFlags(vllm.log.ranks!, 'vllm serve m --tensor-parallel-size 8 -pp 2')).toBe(16)
+    expect(ranksFromFlags(sglang.log.ranks!, 'python -m sglang.launch_server --tp=16 --nnodes 2')).toBe(16)
+    expect(ranksFromFlags(sglang.log.ranks!, 'python -m sglang.launch_server --model m')).toBeUndefined()
+    const count = new RankCount(HOSTS, ['python -m sglang.launch_server --tp 4', 'x'], () => 0)
+    count.line(sglangRank(0))
+    expect(count.missing(undefined, false)).toEqual({
+      joined: 1,
+      expected: 4,
+      missingOn: ['node 1 (root@a)', 'node 2 (root@b)']
+    })
+  })
+
+  it("holds while the head's ready line has not come through its log copy; nothing once it has, with no rank line", () => {
+    const count = new RankCount(HOSTS, ['vllm serve m', 'vllm serve m --headless'], () => 0)
+    expect(count.missing('vllm', false)).toEqual({ joined: 0, missingOn: [] })
+    expect(answerWords({ state: 'waiting', status: 200, ranks: count.missing('vllm', false) }).summary).toBe(
+      "HTTP 200 — waiting for ranks: 0 joined, the count not read yet from the nodes' logs"
+    )
+    expect(count.missing('vllm', true)).toBeUndefined()
+    // TensorRT-LLM prints no ready line of its own: nothing to wait for
+    expect(count.missing('trtllm', false)).toBeUndefined()
+    // a count from the flags, and not one rank line by the ready line: worded otherwise, nothing held
+    const flagged = new RankCount(HOSTS, ['vllm serve m -tp 4', 'x'], () => 0)
+    expect(flagged.missing('vllm', false)).toMatchObject({ joined: 0, expected: 4 })
+    expect(flagged.missing('vllm', true)).toBeUndefined()
+  })
+
+  it('TensorRT-LLM: the mgmn leader and worker lines of each MPI rank', () => {
+    const count = new RankCount(HOSTS, ['mpirun trtllm-llmapi-launch trtllm-serve m', 'x'], () => 0)
+    count.line('\x1b[33mrank0 run mgmn leader node with mpi_world_size: 2 ...\x1b[0m')
+    expect(count.missing('trtllm', false)).toMatchObject({ joined: 1, expected: 2 })
+    count.line('[root@b] \x1b[33mrank1 run mgmn worker node with mpi_world_size: 2 ...\x1b[0m')
+    expect(count.missing('trtllm', false)).toBeUndefined()
+  })
+})
+
+describe('the wait across nodes', () => {
+  it('holds a ready head until every rank joined, then is ready at the next probe', async () => {
+    let joined = 2
+    let t = 0
+    const clock = {
+      now: () => t,
+      wallMs: () => t,
+      sleep: async (ms: number) => void (t += ms)
+    }
+    const ready: ProbeResult = {
+      kind: 'http',
+      status: 200,
+      body: '{"data":[{"id":"kimi"}]}',
+      json: { data: [{ id: 'kimi' }] },
+      headers: {},
+      latencyMs: 1
+    } as unknown as ProbeResult
+    const said: string[] = []
+    const outcome = await waitForModel(
+      {
+        expect: { status: [[200, 299]], model: 'kimi' },
+        intervalMs: 1_000,
+        timeoutMs: 60_000,
+        requestTimeoutMs: 5_000,
+        progressIntervalMs: 30_000,
+        wrongModelAfterMs: 0,
+        probeGapMs: 1_000,
+        generationFailedAfter: { ms: 60_000, attempts: 10 }
+      },
+      {
+        probe: async () => ready,
+        ranksMissing: () => {
+          if (t >= 3_000) joined = 4
+          return joined >= 4 ? undefined : { joined, expected: 4, missingOn: ['node 2 (root@b)'] }
+        },
+        clock,
+        onEvent: (e) => said.push(answerWords(e.assessment.answer).summary)
+      }
+    )
+    expect(outcome.ready).toBe(true)
+    expect(t).toBeGreaterThanOrEqual(3_000)
+    expect(said[0]).toMatch(/waiting for ranks: 2 of 4 joined; missing on node 2 \(root@b\)$/)
+  })
+})
