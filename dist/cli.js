@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(877);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5510);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16565,7 +16565,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 877:
+/***/ 5510:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17229,7 +17229,23 @@ const sglang = {
             // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
             failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
             failure(/Subprocess \S+ \(pid=\d+\) crashed/)
-        ]
+        ],
+        // each TP rank, on whichever node it runs (`--nnodes`: node n holds TP n\u00d7k \u2026 n\u00d7k+k-1), once it joined the group
+        ranks: {
+            joined: /\b(?<rank>(?:[A-Z][A-Z_]*\d+ ?)+)\] Init torch distributed ends\./,
+            // `--dp` replicas each of tp \u00d7 pp ranks, unless DP attention splits the TP ranks themselves
+            factors: [
+                /server_args=ServerArgs\(.*?\btp_size=(?<n>\d+)/,
+                /server_args=ServerArgs\(.*?\bpp_size=(?<n>\d+)/,
+                /server_args=ServerArgs\(.*?\bdp_size=(?<n>\d+)(?=.*\benable_dp_attention=False)/
+            ],
+            flags: [
+                ['--tp-size', '--tp', '--tensor-parallel-size'],
+                ['--pp-size', '--pp', '--pipeline-parallel-size']
+            ],
+            // the head's /health can stay 200 with a worker node gone (sgl-project/sglang#4780)
+            healthMissesWorkers: true
+        }
     },
     ownedBy: 'sglang',
     modelLists: ['openai'],
@@ -17435,7 +17451,18 @@ const vllm = {
             failure(/Engine core initialization failed/),
             // an API server whose engine cores never answered (`(ApiServer_1 pid=\u2026) TimeoutError: \u2026`)
             failure(/Timed out waiting for (?:engine core processes to start|engines to send initial message)/)
-        ]
+        ],
+        // every rank (Ray workers and `--headless` nodes alike), its number in the whole world across the nodes
+        ranks: {
+            joined: /\brank (?<rank>\d+) in world size (?<world>\d+) is assigned as /,
+            flags: [
+                ['--tensor-parallel-size', '-tp'],
+                ['--pipeline-parallel-size', '-pp'],
+                ['--data-parallel-size', '-dp']
+            ],
+            // on Ray, /health and /v1/models stay 200 while generation is dead (vllm-project/vllm#16259, #53157)
+            healthMissesWorkers: true
+        }
     },
     ownedBy: 'vllm',
     modelLists: ['openai'],
@@ -17537,7 +17564,9 @@ const trtllm = {
     log: {
         // no line of its own marks its start-up in the source read (uvicorn's only)
         ...UNKNOWN_LOG,
-        fatal: [...UNKNOWN_LOG.fatal, failure(/Health check detected fatal engine error, initiating server shutdown/)]
+        fatal: [...UNKNOWN_LOG.fatal, failure(/Health check detected fatal engine error, initiating server shutdown/)],
+        // trtllm-llmapi-launch, once per MPI rank: rank 0 the leader (it serves), the others workers
+        ranks: { joined: /rank(?<rank>\d+) run mgmn (?:leader|worker) node with mpi_world_size: (?<world>\d+)/ }
     },
     ownedBy: 'tensorrt_llm',
     modelLists: ['openai'],
@@ -17568,6 +17597,7 @@ const trtllm = {
         'NVIDIA/TensorRT-LLM:tensorrt_llm/serve/openai_server.py (health, health_generate, get_model; a stored copy, version not dated)',
         'NVIDIA/TensorRT-LLM:tensorrt_llm/serve/openai_protocol.py (ModelCard owned_by "tensorrt_llm")',
         'NVIDIA/TensorRT-LLM@e6c89c08:tensorrt_llm/serve/readiness.py (pending: 503 with x-trtllm-server-state: starting)',
+        'NVIDIA/TensorRT-LLM@020c89e6:tensorrt_llm/llmapi/trtllm-llmapi-launch (the mgmn leader and worker lines per MPI rank)',
         'NVIDIA/TensorRT-LLM@000d7718:docs/source/commands/trtllm-serve.rst (the documented endpoints)'
     ]
 };
@@ -18816,6 +18846,8 @@ function answerWords(answer) {
     const stopped = cannotChangeWords(answer, () => listedWords(answer));
     if (stopped !== undefined)
         return stopped;
+    if (answer.ranks !== undefined)
+        return withRanksWords(answer, answer.ranks);
     if (answer.engineReadiness !== undefined)
         return withEngineReadinessWords(answer);
     if (answer.generation !== undefined)
@@ -18923,6 +18955,17 @@ function errorWords(answer, code) {
     const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
     return { summary, detail: summary };
 }
+/** A ready answer held by the ranks that have not joined yet (one server across several nodes). */
+function withRanksWords(answer, ranks) {
+    const ready = answerWords({ ...answer, state: 'ready', ranks: undefined }).summary;
+    const why = ranksWaitingText(ranks);
+    return { summary: `${ready} \u2014 ${why}`, detail: `the head is ready, but not every rank has joined: ${why}` };
+}
+/** `waiting for ranks: 3 of 4 joined; missing on node 2 (root@b)`. */
+const ranksWaitingText = ({ joined, expected, missingOn }) => (expected === undefined
+    ? `waiting for ranks: ${joined} joined, the count not read yet from the nodes' logs`
+    : `waiting for ranks: ${joined} of ${expected} joined`) +
+    (missingOn.length ? `; missing on ${missingOn.join(', ')}` : '');
 /** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
 function withEngineReadinessWords(answer) {
     const { request, answer: engine } = answer.engineReadiness;
@@ -22343,6 +22386,8 @@ const ENGINE_LOAD_FAILURES = byEngine((r) => r.loadFailure);
 const DEAD_ENGINE_ANSWERS = byEngine((r) => r.deadAnswer);
 /** Engines that only a real generation proves ready: a generation is asked for whatever `probe-generation` says. */
 const READY_NEEDS_GENERATION = byEngine((r) => r.readyNeedsGeneration === true);
+/** Engines whose health misses a dead worker node: a server across nodes generates once before it is ready. */
+const ACROSS_NODES_NEEDS_GENERATION = byEngine((r) => r.log.ranks?.healthMissesWorkers === true);
 /** llama.cpp's router mode, which loads other models when asked, aside (`listsAsRouter`). */
 const SERVES_ONE_MODEL = byEngine((r) => r.servesOneModel);
 /** How many dead-engine answers in a row end the wait: one could be a single request's failure. */
@@ -22754,6 +22799,10 @@ async function waitForModel(opts, deps) {
                     engineReadiness.readyMs ??= clock.now() - start;
             }
         }
+        // the head's readiness says nothing of the other nodes' ranks: ready waits until every one of them joined
+        const ranks = assessment.state === 'ready' ? deps.ranksMissing?.() : undefined;
+        if (ranks !== undefined)
+            assessment = { ...assessment, state: 'waiting', answer: { ...assessment.answer, state: 'waiting', ranks } };
         const failedBefore = generationFailed;
         generationFailed = false;
         /** How long this round's costly request took: the next probe waits by it (see `gapAfter`). */
@@ -22933,7 +22982,11 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
     let implied;
     const generatorNow = () => {
         const engine = engineOf();
-        if (generator !== undefined || engine === undefined || !READY_NEEDS_GENERATION[engine])
+        if (generator !== undefined || engine === undefined)
+            return generator;
+        // across nodes, an engine whose health misses a dead worker is asked for one too
+        const across = server.ranks !== undefined && ACROSS_NODES_NEEDS_GENERATION[engine];
+        if (!READY_NEEDS_GENERATION[engine] && !across)
             return generator;
         const found = generationRoute(url);
         return found === undefined ? undefined : (implied ??= generatorFor(found));
@@ -22995,6 +23048,7 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
             probe,
             generate: (modelId, timeoutMs, signal) => generatorNow()?.generate(modelId, timeoutMs, signal) ?? Promise.resolve(undefined),
             engineReady: (modelId, timeoutMs, signal) => readiness.check(engineOf(), modelId ?? settings.model, timeoutMs, signal),
+            ranksMissing: server.ranks && (() => server.ranks?.missing(engineOf(), profile.readyLineSeen)),
             servesOneModel: () => {
                 const engine = engineOf();
                 return engine !== undefined && SERVES_ONE_MODEL[engine] && !(engine === 'llamacpp' && router);
@@ -23430,7 +23484,10 @@ function serverEndState(settings, server) {
         if (!ours || server?.pid === undefined || server.host === undefined)
             return undefined;
         const { pid, startTicks, bootId, runMarker } = server;
-        const nodes = server.nodes === undefined ? {} : { nodes: server.nodes };
+        // what stops them, and nothing of what was read there (their environment)
+        const nodes = server.nodes === undefined
+            ? {}
+            : { nodes: server.nodes.map(({ host, pid, startTicks }) => ({ host, pid, startTicks })) };
         return {
             kind: 'remote',
             host: server.host,
@@ -23658,7 +23715,8 @@ const NOTE_TITLES = {
     'throughput-regression': 'Model server decodes slower than usual',
     'model-match': 'Model matched only partly',
     'server-origin': 'Could not tell which job started the model server',
-    placement: 'Model not on the GPU'
+    placement: 'Model not on the GPU',
+    'node-env': "Model server's nodes differ in environment"
 };
 /** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
 const failureTitle = (reason) => `Model server not ready (${reason})`;
@@ -24124,8 +24182,183 @@ async function ollamaPs(url, model, send) {
     return { model, size: entry.size, sizeVram: entry.size_vram };
 }
 
+;// CONCATENATED MODULE: ./src/wait/ranks.ts
+/**
+ * One server across several nodes: its ranks counted as they join, from the engine's per-rank lines in every node's
+ * log (a worker's lines come into the head's copy prefixed `[host] `); ready waits until every rank has joined.
+ */
+
+
+const RANKED = ENGINE_RECORDS.flatMap((r) => (r.log.ranks === undefined ? [] : [[r.name, r.log.ranks]]));
+/** A start line's flag value (`--tp 8`, `--tp=8`), the first of the spellings given. */
+function flagValue(start, spellings) {
+    for (const flag of spellings) {
+        const m = new RegExp(`(?:^|\\s)${flag.replace(/[-]/g, '\\-')}(?:=|\\s+)(\\d+)(?=\\s|$)`).exec(start);
+        if (m !== null)
+            return Number(m[1]);
+    }
+    return undefined;
+}
+/** How many ranks the start line says, from the engine's flags; undefined when it gives none of them. */
+function ranksFromFlags(lines, start) {
+    if (start === undefined || lines.flags === undefined)
+        return undefined;
+    const values = lines.flags.map((spellings) => flagValue(start, spellings));
+    if (values.every((v) => v === undefined))
+        return undefined;
+    return values.reduce((product, v) => product * (v ?? 1), 1);
+}
+/** The counts for one engine's lines. */
+class EngineRanks {
+    lines;
+    seen = new Map();
+    world;
+    factors;
+    /** Each node (by index) once it held its share of the ranks: the time since the server's start. */
+    joinedAt = new Map();
+    constructor(lines) {
+        this.lines = lines;
+        this.factors = (lines.factors ?? []).map(() => undefined);
+    }
+    /** The count the log says: a joined line's world, else its factor lines multiplied once all are read. */
+    logCount() {
+        if (this.world !== undefined)
+            return this.world;
+        const { factors } = this;
+        if (factors.length === 0 || factors[0] === undefined)
+            return undefined;
+        return factors.reduce((product, v) => product * (v ?? 1), 1);
+    }
+}
+class RankCount {
+    hosts;
+    starts;
+    now;
+    engines = new Map();
+    /**
+     * `hosts`: every node, the head first; `starts`: each node's start line, the head's first; `now`: the time since
+     * the server's start, for each node's time to join.
+     */
+    constructor(hosts, starts, now) {
+        this.hosts = hosts;
+        this.starts = starts;
+        this.now = now;
+        for (const [engine, lines] of RANKED)
+            this.engines.set(engine, new EngineRanks(lines));
+    }
+    /** One line of the head's log copy (a worker's prefixed by its host). */
+    line(text) {
+        const node = this.nodeOf(text);
+        for (const [, counts] of this.engines) {
+            const { lines } = counts;
+            lines.factors?.forEach((pattern, i) => {
+                if (counts.factors[i] !== undefined)
+                    return;
+                const n = pattern.exec(text)?.groups?.n;
+                if (n !== undefined)
+                    counts.factors[i] = Number(n);
+            });
+            const joined = lines.joined.exec(text)?.groups;
+            if (joined?.rank === undefined)
+                continue;
+            if (joined.world !== undefined)
+                counts.world ??= Number(joined.world);
+            const rank = joined.rank.trim();
+            if (counts.seen.has(rank))
+                continue;
+            counts.seen.set(rank, node.index);
+            const expected = counts.logCount() ?? ranksFromFlags(counts.lines, this.starts[0]);
+            if (expected !== undefined)
+                this.noteJoins(counts, expected);
+        }
+    }
+    /** The engine whose rank lines were read: `engine` where it has some, else the one with the most lines read. */
+    counting(engine) {
+        if (engine !== undefined)
+            return this.engines.get(engine);
+        let best;
+        for (const counts of this.engines.values())
+            if (counts.seen.size > (best?.seen.size ?? 0))
+                best = counts;
+        return best;
+    }
+    /** How many ranks are expected: the log's own count, else the head's start line's flags; undefined: not known. */
+    expected(engine) {
+        const counts = this.counting(engine);
+        if (counts === undefined)
+            return undefined;
+        return counts.logCount() ?? ranksFromFlags(counts.lines, this.starts[0]);
+    }
+    /**
+     * What holds readiness now; undefined when every rank joined. Where no line has told the count yet, the head's
+     * own ready line, which its engine prints once its ranks joined, not read yet (the nodes' logs come over ssh,
+     * behind its HTTP answers) holds it too; once read, a log whose rank lines are not known holds nothing.
+     */
+    missing(engine, readyLineSeen) {
+        const counts = this.counting(engine);
+        const expected = this.expected(engine);
+        if (counts === undefined)
+            return undefined;
+        const joined = counts.seen.size;
+        // the ready line read and not one rank line: this engine's version words them otherwise
+        if (joined === 0 && counts.logCount() === undefined && readyLineSeen)
+            return undefined;
+        if (expected === undefined) {
+            const known = engine !== undefined && ENGINES[engine].log.ready !== NO_LINE;
+            return known && !readyLineSeen ? { joined, missingOn: [] } : undefined;
+        }
+        if (joined >= expected)
+            return undefined;
+        const perNode = this.perNode(counts);
+        const share = expected % this.hosts.length === 0 ? expected / this.hosts.length : undefined;
+        // a node with more than its share: one log holds other nodes' ranks (Ray's, MPI's), so none can be named
+        const pooled = share !== undefined && perNode.some((n) => (n ?? 0) > share);
+        const missingOn = pooled
+            ? []
+            : this.hosts.flatMap((host, i) => share === undefined || (perNode[i] ?? 0) < share ? [`node ${i + 1} (${host})`] : []);
+        return { joined, expected, missingOn };
+    }
+    /** Each node's ranks, and when it held its share of them. */
+    joins(engine) {
+        const counts = this.counting(engine);
+        if (counts === undefined || counts.seen.size === 0)
+            return undefined;
+        const perNode = this.perNode(counts);
+        return this.hosts.map((host, i) => ({ host, ranks: perNode[i] ?? 0, joinedMs: counts.joinedAt.get(i) }));
+    }
+    perNode(counts) {
+        const perNode = [];
+        for (const i of counts.seen.values())
+            perNode[i] = (perNode[i] ?? 0) + 1;
+        return perNode;
+    }
+    /** A node joined once it holds its share (the whole count over the nodes, where it divides evenly). */
+    noteJoins(counts, expected) {
+        const perNode = this.perNode(counts);
+        const share = expected % this.hosts.length === 0 ? expected / this.hosts.length : undefined;
+        const all = counts.seen.size >= expected;
+        this.hosts.forEach((_, i) => {
+            if (counts.joinedAt.has(i))
+                return;
+            if ((share !== undefined && (perNode[i] ?? 0) >= share) || (all && (perNode[i] ?? 0) > 0))
+                counts.joinedAt.set(i, this.now());
+        });
+    }
+    /** The node a line came from: a worker's lines begin with `[host] `, the head's with neither. */
+    nodeOf(text) {
+        if (text.startsWith('[')) {
+            for (let i = 1; i < this.hosts.length; i++)
+                if (text.startsWith(`[${this.hosts[i]}] `))
+                    return { index: i };
+        }
+        return { index: 0 };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/wait/server-wait.ts
 /** One server's wait: launch, follow its log, its endpoints' waits, after the wait, the smoke test, its history. */
+
+
 
 
 
@@ -24165,10 +24398,12 @@ async function waitForServer(kind, server, settings, deps, member) {
         const profile = new StartupProfile({ engine: settings.engine, startedAt: launched.startedAt, usual: history.usual });
         const placed = placementLog();
         const nccl = new NcclLines();
+        const ranks = rankCount(server, () => clock.now() - (launched?.startedAt ?? waitStart));
         const { log, sayStartup, readLines, readyLine, logLines } = followLog({
             launched,
             profile,
             nccl,
+            ranks,
             deps,
             waitStart,
             placed
@@ -24193,7 +24428,8 @@ async function waitForServer(kind, server, settings, deps, member) {
             sayStartup,
             progressAt: (now) => startupStatusText(profile.status(now, now - startedAt)),
             readyLine,
-            logLines
+            logLines,
+            ranks
         };
         // each endpoint a halter of its own under the server's, so that one that fails ends the others' waits
         const fleet = server.targets.length > 1;
@@ -24211,6 +24447,8 @@ async function waitForServer(kind, server, settings, deps, member) {
         member?.settled(last);
         const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() });
         await launched.afterWait(last.ready, readyAt);
+        if (ranks !== undefined)
+            tellRanks(ranks, last.engine ?? settings.engine ?? profile.engine, launched.facts, deps);
         const placement = last.ready
             ? await placementOfServer(server, settings, launched.facts, placed.found, waited, deps)
             : undefined;
@@ -24275,6 +24513,31 @@ function tellNccl(settings, facts, view, deps) {
     }
     deps.log(procEnvironNote);
 }
+/** One server across several nodes: its ranks counted from every node's lines; undefined for one node. */
+function rankCount(server, sinceStart) {
+    if (server.workers === undefined || server.host === undefined)
+        return undefined;
+    const hosts = [server.host, ...server.workers.map((w) => w.host)];
+    const starts = [server.start ?? '', ...server.workers.map((w) => w.start)];
+    return new RankCount(hosts, starts, sinceStart);
+}
+/** Each node's ranks and time to join, into the facts and the log. */
+function tellRanks(ranks, engine, facts, deps) {
+    const nodes = ranks.joins(engine);
+    if (nodes === undefined) {
+        deps.log("Ranks: none of the engine's per-rank lines was read in the nodes' logs, so none was counted");
+        return;
+    }
+    const expected = ranks.expected(engine);
+    if (facts !== undefined)
+        facts.ranks = { expected, nodes };
+    nodes.forEach((n, i) => deps.log(nodeJoinLine(n, i)));
+}
+/** `Node 2 (root@b): 4 ranks, joined 12.3 s after the start`. */
+const nodeJoinLine = (n, i) => n.ranks === 0
+    ? `Node ${i + 1} (${n.host}): no rank line in its own log (Ray and MPI print every rank's in the head's)`
+    : `Node ${i + 1} (${n.host}): ${n.ranks} rank${n.ranks === 1 ? '' : 's'}, ` +
+        (n.joinedMs === undefined ? 'not all joined' : `joined ${formatDuration(n.joinedMs)} after the start`);
 /** A cancel after the wait (smoke test, GPU reading) ends it cancelled: neither `smoke-failed` nor ready. */
 function cancelledSince(outcome, deps, smoke, waitStart) {
     const signal = deps.cancel?.halted;
@@ -24335,12 +24598,13 @@ async function smokeEndpoints(results, settings, deps) {
     }));
 }
 /** The server's log into the startup profile: `readLines` returns its fatal line; wakers at ready and new lines. */
-function followLog({ launched, profile, nccl, deps, waitStart, placed }) {
+function followLog({ launched, profile, nccl, ranks, deps, waitStart, placed }) {
     const { clock } = deps;
     const sayStartup = (events) => startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
     const log = launched.followLog((lines) => lines.forEach((l) => {
         placed.see(l.text, l.number);
         nccl.line(l.text);
+        ranks?.line(l.text);
         sayStartup(profile.earlier(l.text, clock.now(), l.number));
     }));
     // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
@@ -24374,6 +24638,7 @@ function followLog({ launched, profile, nccl, deps, waitStart, placed }) {
         for (const l of lines) {
             placed.see(l.text, l.number);
             nccl.line(l.text);
+            ranks?.line(l.text);
             sayStartup(profile.line(l.text, clock.now(), l.number));
         }
         if (profile.readyLineSeen)
@@ -26290,6 +26555,7 @@ function remotePortHolders(host, port, pid) {
 
 
 
+
 /** The names a URL's host has when it means the machine itself: on a remote server, that host's loopback. */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 function remoteServer(server, settings, deps) {
@@ -26410,7 +26676,7 @@ function remote_launched(own, settings, host, forwards, deps, workerHosts = []) 
         }
         const watched = watchRemote(node, started, localLog, startedAt, `[${node.host}] `);
         deps.log(`Started node ${i + 2} of the server on ${node.host} (pid ${started.pid} there)`);
-        return { node, started, watched };
+        return { node, started, watched, environ: () => remoteEnviron(node, started.pid) };
     });
     const server = nodes.length === 0
         ? head
@@ -26445,9 +26711,10 @@ function remote_launched(own, settings, host, forwards, deps, workerHosts = []) 
     const report = () => {
         if (settings.envReport.length === 0)
             return;
-        tellEnvironment(settings, facts, deps, { pid: begun.pid, environ: remoteEnviron(host, begun.pid) }, undefined, {
-            pid: begun.pid
-        });
+        const environ = remoteEnviron(host, begun.pid);
+        tellEnvironment(settings, facts, deps, { pid: begun.pid, environ }, undefined, { pid: begun.pid });
+        if (nodes.length > 0)
+            tellNodesEnvironment(settings, facts, deps, [environ, ...nodes.map((n) => n.environ())]);
     };
     return {
         facts,
@@ -26468,6 +26735,12 @@ function remote_launched(own, settings, host, forwards, deps, workerHosts = []) 
                 facts.startupMs = readyAt - server.startedAt;
             if (ready)
                 facts.gpuMemoryMiB = await remoteGpuMemory(host, begun.pid, deps);
+            if (ready && facts.nodes !== undefined) {
+                const held = await Promise.all(nodes.map(({ node, started }) => remoteGpuMemory(node, started.pid, deps)));
+                facts.nodes.forEach((n, i) => (n.gpuMemoryMiB = held[i]));
+                if (held.some((mib) => mib !== undefined))
+                    deps.log(`GPU memory held on each node: ${[facts.gpuMemoryMiB, ...held].map((mib, i) => `node ${i + 1} (${i === 0 ? host.host : nodes[i - 1].node.host}) ${mib === undefined ? 'unread' : `${mib} MiB`}`).join(', ')}`);
+            }
             if (own.start !== undefined)
                 report();
             if (!ready && log !== undefined) {
@@ -26482,6 +26755,42 @@ function remote_launched(own, settings, host, forwards, deps, workerHosts = []) 
         },
         probeUrl: (url) => forwards.get(url.href) ?? url
     };
+}
+/**
+ * `env-report` on every node: each node's entries kept, and each variable whose value is not the same everywhere
+ * named with every node's value (`NCCL_IB_HCA: mlx5_0 on node 1 (root@a), unset on node 2 (root@b)`).
+ */
+function tellNodesEnvironment(settings, facts, deps, environs) {
+    const hosts = [facts.host, ...(facts.nodes ?? []).map((n) => n.host)];
+    const reports = environs.map((e) => e === undefined ? undefined : envReport(settings.envReport, e, settings.secrets));
+    (facts.nodes ?? []).forEach((n, i) => {
+        n.env = reports[i + 1];
+        const entries = n.env?.map((e) => (e.value === undefined ? `${e.name} not set` : `${e.name}=${e.value}`));
+        if (entries !== undefined)
+            deps.log(`Environment of node ${i + 2} (${n.host}): ${entries.join(', ') || 'none'}`);
+    });
+    const read = environs.flatMap((e, i) => (e === undefined ? [] : [{ e, i }]));
+    const names = new Set();
+    for (const a of read)
+        for (const b of read)
+            envDifferences(settings.envReport, a.e, b.e).forEach((n) => names.add(n));
+    const shown = (i, name) => {
+        const value = reports[i]?.find((entry) => entry.name === name)?.value;
+        return value === undefined ? 'unset' : value;
+    };
+    const differs = [...names]
+        .sort()
+        .map((name) => `${name}: ${read.map(({ i }) => `${shown(i, name)} on node ${i + 1} (${hosts[i]})`).join(', ')}`);
+    const unread = environs.flatMap((e, i) => (e === undefined ? [`node ${i + 1} (${hosts[i]})`] : []));
+    if (unread.length > 0)
+        deps.log(`The environment of the server on ${unread.join(', ')} could not be read.`);
+    if (differs.length === 0) {
+        if (read.length > 1)
+            deps.log(`The reported variables are the same on the ${read.length} nodes read.`);
+        return;
+    }
+    facts.nodeEnvDiffers = differs;
+    deps.warn(`The server's nodes differ in ${differs.length === 1 ? 'a variable' : 'variables'}: ${differs.join('; ')}`, 'node-env');
 }
 /** The GPU memory the server's processes hold on its host, from that host's nvidia-smi. */
 async function remoteGpuMemory(host, pid, deps) {
@@ -28823,6 +29132,13 @@ function simulateHelpText() {
                 '--log-file PATH',
                 "append the engine's own start-up log (its phases; its fatal lines with --crash-after) here, not to stdout"
             ],
+            ['--nnodes N', 'one node of a server across N nodes (sglang, vllm, trtllm): with --node-rank, which one'],
+            [
+                '--node-rank R',
+                "0 (default): the head, which serves; another: a worker, which prints its ranks' lines and serves no API"
+            ],
+            ['--ranks N', 'the ranks in all across the nodes, an even share on each (default: one a node)'],
+            ['--join-after DURATION', "when this node's ranks join (default: a twentieth of --load)"],
             ['-h, --help', 'show this help']
         ]),
         ''
@@ -29421,6 +29737,104 @@ function parseObject(text) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/simulator/nodes.ts
+/**
+ * One server across several nodes, as each engine runs one: the head's extra lines (its ranks, the rank count) and
+ * the workers (the other node ranks), which serve no API: SGLang's answer 200 always on a dummy health server,
+ * vLLM's headless ones outlive their head, TensorRT-LLM's are MPI ranks that print one line each.
+ */
+
+
+/** The node's own ranks: its even share of them, numbered on from the nodes before it. */
+const ownRanks = (part) => {
+    const share = Math.max(1, Math.floor(part.ranks / part.count));
+    return Array.from({ length: share }, (_, i) => part.rank * share + i);
+};
+/** The lines each rank prints as it joins, as the engine words them. */
+function rankLines(engine, part) {
+    const ranks = ownRanks(part);
+    switch (engine) {
+        case 'sglang':
+        case 'ktransformers':
+            return ranks.map((r) => `[{T} TP${r}] Init torch distributed ends. elapsed=3.87 s, mem usage=0.98 GB`);
+        case 'vllm':
+            return ranks.map((r) => `(Worker_TP${r} pid=${4000 + r}) INFO {T} [parallel_state.py:1400] rank ${r} in world size ${part.ranks} ` +
+                `is assigned as DP rank 0, PP rank 0, PCP rank 0, TP rank ${r}, EP rank 0, EPLB rank 0`);
+        case 'trtllm':
+            return ranks.map((r) => `rank${r} run mgmn ${r === 0 ? 'leader' : 'worker'} node with mpi_world_size: ${part.ranks} ...`);
+        default:
+            return [];
+    }
+}
+/** The head's start-up log: the engine's own, its rank count said where the engine says it, its ranks' lines. */
+function headLog(engine, part) {
+    const log = SIMULATED_LOGS[engine];
+    const joinShare = 0.04;
+    const lines = log.lines.map(([share, text]) => /server_args=ServerArgs\(/.test(text)
+        ? [share, text.replace(/\)$/, `, tp_size=${part.ranks}, nnodes=${part.count}, node_rank=0)`)]
+        : [share, text]);
+    const joined = rankLines(engine, part).map((text) => [joinShare, text]);
+    return { ...log, lines: [...lines, ...joined].sort((a, b) => a[0] - b[0]) };
+}
+/**
+ * A worker node: its first lines, its ranks' lines when they join, then (SGLang) a health server that answers 200
+ * whatever the head does; it never exits by itself (vLLM's headless workers outlive their head), only at
+ * `crashAfterMs`, with the engine's fatal lines.
+ */
+async function simulateWorker(options, part) {
+    const { engine } = options;
+    const log = SIMULATED_LOGS[engine];
+    const host = options.host ?? '127.0.0.1';
+    const startedAt = Date.now();
+    const timers = [];
+    let dummy;
+    const print = (text) => {
+        const at = new Date();
+        options.onLog?.(logLine(log, text, { model: options.model, at, sinceMs: at.getTime() - startedAt, loadMs: options.loadMs }));
+    };
+    const first = {
+        sglang: `[{T}] server_args=ServerArgs(model_path='{M}', tp_size=${part.ranks}, nnodes=${part.count}, node_rank=${part.rank})`,
+        vllm: `INFO {T} [serve.py:120] Launching vLLM (v0.26.0) headless multiproc executor, with head node address 10.0.0.1 for torch.distributed process group.`,
+        trtllm: 'mpi_rank: ' + String(ownRanks(part)[0])
+    };
+    const opening = first[engine];
+    if (opening !== undefined)
+        print(opening);
+    const joinsAfterMs = part.joinsAfterMs ?? options.loadMs / 20;
+    // it lives until stopped, whatever its head does
+    timers.push(setInterval(() => undefined, 60_000));
+    timers.push(setTimeout(() => {
+        rankLines(engine, part).forEach(print);
+        if (engine !== 'sglang' && engine !== 'ktransformers')
+            return;
+        // engine.py: node_rank >= 1 runs a health server that answers 200 always, on the head's host:port
+        print(`[{T}] Starting dummy health check server at ${host}:${options.port ?? 0}`);
+        dummy = (0,external_node_http_.createServer)((_req, res) => res.end()).listen(options.port ?? 0, host);
+    }, joinsAfterMs));
+    let stop = () => undefined;
+    const ended = new Promise((resolve) => {
+        stop = () => {
+            timers.forEach(clearTimeout);
+            dummy?.closeAllConnections();
+            dummy?.close();
+        };
+        if (options.crashAfterMs !== undefined)
+            timers.push(setTimeout(() => {
+                log.fatal.forEach(print);
+                stop();
+                resolve('crashed');
+            }, options.crashAfterMs));
+    });
+    return {
+        port: options.port ?? 0,
+        baseUrl: `http://${host}:${options.port ?? 0}`,
+        readyAt: startedAt + joinsAfterMs,
+        ended,
+        requests: 0,
+        close: async () => stop()
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/simulator/server.ts
 /** A stand-in for a model server's startup, faithful to each engine's answers: for `npm run demo` and the tests. */
 
@@ -29428,8 +29842,11 @@ function parseObject(text) {
 
 
 
+
 /** Starts the simulated startup now: the port opens at `opensAt \u00d7 loadMs`, the model is ready at `loadMs`. */
 async function simulate(options) {
+    if (options.node !== undefined && options.node.rank > 0)
+        return simulateWorker(options, options.node);
     const engine = SIMULATED_ENGINES[options.engine];
     const host = options.host ?? '127.0.0.1';
     // A busy port is reported now rather than when the simulated engine would open it.
@@ -29454,7 +29871,7 @@ async function simulate(options) {
         else
             resolve();
     });
-    const log = SIMULATED_LOGS[options.engine];
+    const log = options.node === undefined ? SIMULATED_LOGS[options.engine] : headLog(options.engine, options.node);
     const print = (text) => {
         if (!closed) {
             const at = new Date();
@@ -29825,6 +30242,10 @@ async function simulateCommand(argv, io, sayRaw) {
         'tokens-per-second': { type: 'string', default: String(DEFAULT_PACE.tokensPerSecond) },
         ttft: { type: 'string', default: String(DEFAULT_PACE.ttftMs) },
         'log-file': { type: 'string' },
+        nnodes: { type: 'string' },
+        'node-rank': { type: 'string' },
+        ranks: { type: 'string' },
+        'join-after': { type: 'string' },
         help: { type: 'boolean', short: 'h' }
     });
     if (values.help)
@@ -29868,6 +30289,7 @@ async function simulateCommand(argv, io, sayRaw) {
     const ttftMs = /^\d+(\.\d+)?$/.test(ttftText) ? Number(ttftText) : duration('ttft', ttftText);
     if (ttftMs > 600_000)
         throw new UsageError(`--ttft: "${text_printable(ttftText)}" is over 10 minutes`);
+    const node = nodePart(values, duration);
     // a log that cannot be written (a full disk) ends the simulator in one line
     let logFailed = (_why) => undefined;
     const logFailure = new Promise((resolve) => (logFailed = resolve));
@@ -29885,6 +30307,7 @@ async function simulateCommand(argv, io, sayRaw) {
             generationFails: values['generation-fails'] === true,
             unloaded: values.unloaded === true,
             onGpu,
+            node,
             pace: { tokensPerSecond, ttftMs },
             onLog: log.write,
             onEvent: (event, atMs) => say(`${prefix} ${formatDuration(atMs)}: ${SIMULATOR_EVENT_WORDS[event]}`)
@@ -29895,11 +30318,15 @@ async function simulateCommand(argv, io, sayRaw) {
         throw new UsageError(`--port: cannot open ${host}:${portText} (${e.code ?? e.message})`);
     }
     const opensAt = SIMULATED_ENGINES[engine].opensAt * loadMs;
-    say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${formatDuration(opensAt)}` : 'is open now'}, ` +
-        `the model is ready at ${formatDuration(loadMs)}` +
-        (crashAfterMs === undefined ? '' : `, the engine crashes at ${formatDuration(crashAfterMs)}`) +
-        (values['generation-fails'] === true ? ', every generation request fails' : '') +
-        '. Stop it with Ctrl-C.');
+    if (node !== undefined && node.rank > 0)
+        say(`${prefix} node ${node.rank + 1} of ${node.count} (a worker, serving no API): its ranks join at ` +
+            `${formatDuration(node.joinsAfterMs ?? loadMs / 20)}; it runs until stopped. Stop it with Ctrl-C.`);
+    else
+        say(`${prefix} serving "${model}" on ${server.baseUrl}: the port ${opensAt > 0 ? `opens at ${formatDuration(opensAt)}` : 'is open now'}, ` +
+            `the model is ready at ${formatDuration(loadMs)}` +
+            (crashAfterMs === undefined ? '' : `, the engine crashes at ${formatDuration(crashAfterMs)}`) +
+            (values['generation-fails'] === true ? ', every generation request fails' : '') +
+            '. Stop it with Ctrl-C.');
     try {
         const failed = await Promise.race([server.ended, logFailure]);
         if (failed !== 'crashed') {
@@ -29913,6 +30340,33 @@ async function simulateCommand(argv, io, sayRaw) {
     }
     log.close();
     return 1;
+}
+/** `--nnodes N --node-rank R [--ranks T] [--join-after D]`: this process as one node of a server across N. */
+function nodePart(values, duration) {
+    const count = (name, fallback) => {
+        const text = values[name];
+        if (typeof text !== 'string')
+            return fallback;
+        if (!/^\d+$/.test(text.trim()) || Number(text) > 4096)
+            throw new UsageError(`--${name}: "${text_printable(text)}" is not a whole number up to 4096`);
+        return Number(text);
+    };
+    const nodes = count('nnodes');
+    if (nodes === undefined)
+        return undefined;
+    if (nodes < 1)
+        throw new UsageError('--nnodes: give 1 or more');
+    const rank = count('node-rank', 0);
+    if (rank >= nodes)
+        throw new UsageError(`--node-rank: give 0 (the head) to ${nodes - 1}`);
+    const ranks = count('ranks', nodes);
+    const join = values['join-after'];
+    return {
+        count: nodes,
+        rank,
+        ranks: Math.max(ranks, nodes),
+        ...(typeof join === 'string' ? { joinsAfterMs: duration('join-after', join) } : {})
+    };
 }
 /**
  * Where the engine's log goes: stdout, or appended to `--log-file` (never through a symlink: the file is the
@@ -30249,6 +30703,15 @@ function summaryMarkdown(outcome, ctx) {
         rows.push(['Server process', `pid ${server.pid}`]);
     if (server?.gpuMemoryMiB !== undefined)
         rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
+    if (server?.ranks !== undefined)
+        rows.push(...nodeRows(server.ranks));
+    const nodes = server?.nodes;
+    if (nodes?.some((n) => n.gpuMemoryMiB !== undefined)) {
+        const held = [{ host: server?.host, gpuMemoryMiB: server?.gpuMemoryMiB }, ...nodes].map((n, i) => `node ${i + 1} (${n.host}): ${n.gpuMemoryMiB === undefined ? 'unread' : `${n.gpuMemoryMiB} MiB`}`);
+        rows.push(['GPU memory on each node', mdText(held.join(', '))]);
+    }
+    if (server?.nodeEnvDiffers !== undefined)
+        rows.push(['Variables that differ between nodes', mdText(`\u26a0\ufe0f ${server.nodeEnvDiffers.join('; ')}`)]);
     const placed = outcome.placement;
     if (placed !== undefined)
         rows.push([
@@ -30406,6 +30869,20 @@ function environments(results) {
         ...reported.map((r) => `| ${markdown_cell(code(r.url.href))} | ${r.server?.envPid ?? r.server?.pid ?? '\u2014'} | ${names.map((n) => markdown_cell(shown(r, n))).join(' | ')} |`),
         ''
     ];
+}
+/** One server across several nodes: each node's ranks and its time to join (from the server's start). */
+function nodeRows(ranks) {
+    const rows = [
+        ['Ranks joined', `${ranks.nodes.reduce((n, node) => n + node.ranks, 0)} of ${ranks.expected ?? '?'}`]
+    ];
+    ranks.nodes.forEach((n, i) => rows.push([
+        mdText(`Node ${i + 1} (${n.host})`),
+        n.ranks === 0
+            ? 'no rank line in its own log'
+            : `${n.ranks} rank${n.ranks === 1 ? '' : 's'}, ` +
+                (n.joinedMs === undefined ? 'not all joined' : `joined at ${seconds(n.joinedMs)} s`)
+    ]));
+    return rows;
 }
 
 ;// CONCATENATED MODULE: ./src/server/diagnostics.ts

@@ -16535,7 +16535,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5065:
+/***/ 2947:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17239,7 +17239,23 @@ const sglang = {
             // newer: `Server warmup failed; aborting startup: %s` (entrypoints/http_server.py), then SIGTERM to itself
             failure(/Initialization failed\. warmup error|Server warmup failed; aborting startup/),
             failure(/Subprocess \S+ \(pid=\d+\) crashed/)
-        ]
+        ],
+        // each TP rank, on whichever node it runs (`--nnodes`: node n holds TP n\u00d7k \u2026 n\u00d7k+k-1), once it joined the group
+        ranks: {
+            joined: /\b(?<rank>(?:[A-Z][A-Z_]*\d+ ?)+)\] Init torch distributed ends\./,
+            // `--dp` replicas each of tp \u00d7 pp ranks, unless DP attention splits the TP ranks themselves
+            factors: [
+                /server_args=ServerArgs\(.*?\btp_size=(?<n>\d+)/,
+                /server_args=ServerArgs\(.*?\bpp_size=(?<n>\d+)/,
+                /server_args=ServerArgs\(.*?\bdp_size=(?<n>\d+)(?=.*\benable_dp_attention=False)/
+            ],
+            flags: [
+                ['--tp-size', '--tp', '--tensor-parallel-size'],
+                ['--pp-size', '--pp', '--pipeline-parallel-size']
+            ],
+            // the head's /health can stay 200 with a worker node gone (sgl-project/sglang#4780)
+            healthMissesWorkers: true
+        }
     },
     ownedBy: 'sglang',
     modelLists: ['openai'],
@@ -17445,7 +17461,18 @@ const vllm = {
             failure(/Engine core initialization failed/),
             // an API server whose engine cores never answered (`(ApiServer_1 pid=\u2026) TimeoutError: \u2026`)
             failure(/Timed out waiting for (?:engine core processes to start|engines to send initial message)/)
-        ]
+        ],
+        // every rank (Ray workers and `--headless` nodes alike), its number in the whole world across the nodes
+        ranks: {
+            joined: /\brank (?<rank>\d+) in world size (?<world>\d+) is assigned as /,
+            flags: [
+                ['--tensor-parallel-size', '-tp'],
+                ['--pipeline-parallel-size', '-pp'],
+                ['--data-parallel-size', '-dp']
+            ],
+            // on Ray, /health and /v1/models stay 200 while generation is dead (vllm-project/vllm#16259, #53157)
+            healthMissesWorkers: true
+        }
     },
     ownedBy: 'vllm',
     modelLists: ['openai'],
@@ -17547,7 +17574,9 @@ const trtllm = {
     log: {
         // no line of its own marks its start-up in the source read (uvicorn's only)
         ...UNKNOWN_LOG,
-        fatal: [...UNKNOWN_LOG.fatal, failure(/Health check detected fatal engine error, initiating server shutdown/)]
+        fatal: [...UNKNOWN_LOG.fatal, failure(/Health check detected fatal engine error, initiating server shutdown/)],
+        // trtllm-llmapi-launch, once per MPI rank: rank 0 the leader (it serves), the others workers
+        ranks: { joined: /rank(?<rank>\d+) run mgmn (?:leader|worker) node with mpi_world_size: (?<world>\d+)/ }
     },
     ownedBy: 'tensorrt_llm',
     modelLists: ['openai'],
@@ -17578,6 +17607,7 @@ const trtllm = {
         'NVIDIA/TensorRT-LLM:tensorrt_llm/serve/openai_server.py (health, health_generate, get_model; a stored copy, version not dated)',
         'NVIDIA/TensorRT-LLM:tensorrt_llm/serve/openai_protocol.py (ModelCard owned_by "tensorrt_llm")',
         'NVIDIA/TensorRT-LLM@e6c89c08:tensorrt_llm/serve/readiness.py (pending: 503 with x-trtllm-server-state: starting)',
+        'NVIDIA/TensorRT-LLM@020c89e6:tensorrt_llm/llmapi/trtllm-llmapi-launch (the mgmn leader and worker lines per MPI rank)',
         'NVIDIA/TensorRT-LLM@000d7718:docs/source/commands/trtllm-serve.rst (the documented endpoints)'
     ]
 };
@@ -18826,6 +18856,8 @@ function answer_report_answerWords(answer) {
     const stopped = cannotChangeWords(answer, () => listedWords(answer));
     if (stopped !== undefined)
         return stopped;
+    if (answer.ranks !== undefined)
+        return withRanksWords(answer, answer.ranks);
     if (answer.engineReadiness !== undefined)
         return withEngineReadinessWords(answer);
     if (answer.generation !== undefined)
@@ -18933,6 +18965,17 @@ function errorWords(answer, code) {
     const summary = answer.status === undefined ? words : `HTTP ${answer.status}, then ${words}`;
     return { summary, detail: summary };
 }
+/** A ready answer held by the ranks that have not joined yet (one server across several nodes). */
+function withRanksWords(answer, ranks) {
+    const ready = answer_report_answerWords({ ...answer, state: 'ready', ranks: undefined }).summary;
+    const why = ranksWaitingText(ranks);
+    return { summary: `${ready} \u2014 ${why}`, detail: `the head is ready, but not every rank has joined: ${why}` };
+}
+/** `waiting for ranks: 3 of 4 joined; missing on node 2 (root@b)`. */
+const ranksWaitingText = ({ joined, expected, missingOn }) => (expected === undefined
+    ? `waiting for ranks: ${joined} joined, the count not read yet from the nodes' logs`
+    : `waiting for ranks: ${joined} of ${expected} joined`) +
+    (missingOn.length ? `; missing on ${missingOn.join(', ')}` : '');
 /** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
 function withEngineReadinessWords(answer) {
     const { request, answer: engine } = answer.engineReadiness;
@@ -22311,6 +22354,8 @@ const ENGINE_LOAD_FAILURES = byEngine((r) => r.loadFailure);
 const DEAD_ENGINE_ANSWERS = byEngine((r) => r.deadAnswer);
 /** Engines that only a real generation proves ready: a generation is asked for whatever `probe-generation` says. */
 const READY_NEEDS_GENERATION = byEngine((r) => r.readyNeedsGeneration === true);
+/** Engines whose health misses a dead worker node: a server across nodes generates once before it is ready. */
+const ACROSS_NODES_NEEDS_GENERATION = byEngine((r) => r.log.ranks?.healthMissesWorkers === true);
 /** llama.cpp's router mode, which loads other models when asked, aside (`listsAsRouter`). */
 const SERVES_ONE_MODEL = byEngine((r) => r.servesOneModel);
 /** How many dead-engine answers in a row end the wait: one could be a single request's failure. */
@@ -22722,6 +22767,10 @@ async function waitForModel(opts, deps) {
                     engineReadiness.readyMs ??= clock.now() - start;
             }
         }
+        // the head's readiness says nothing of the other nodes' ranks: ready waits until every one of them joined
+        const ranks = assessment.state === 'ready' ? deps.ranksMissing?.() : undefined;
+        if (ranks !== undefined)
+            assessment = { ...assessment, state: 'waiting', answer: { ...assessment.answer, state: 'waiting', ranks } };
         const failedBefore = generationFailed;
         generationFailed = false;
         /** How long this round's costly request took: the next probe waits by it (see `gapAfter`). */
@@ -22901,7 +22950,11 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
     let implied;
     const generatorNow = () => {
         const engine = engineOf();
-        if (generator !== undefined || engine === undefined || !READY_NEEDS_GENERATION[engine])
+        if (generator !== undefined || engine === undefined)
+            return generator;
+        // across nodes, an engine whose health misses a dead worker is asked for one too
+        const across = server.ranks !== undefined && ACROSS_NODES_NEEDS_GENERATION[engine];
+        if (!READY_NEEDS_GENERATION[engine] && !across)
             return generator;
         const found = generationRoute(url);
         return found === undefined ? undefined : (implied ??= generatorFor(found));
@@ -22963,6 +23016,7 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
             probe,
             generate: (modelId, timeoutMs, signal) => generatorNow()?.generate(modelId, timeoutMs, signal) ?? Promise.resolve(undefined),
             engineReady: (modelId, timeoutMs, signal) => readiness.check(engineOf(), modelId ?? settings.model, timeoutMs, signal),
+            ranksMissing: server.ranks && (() => server.ranks?.missing(engineOf(), profile.readyLineSeen)),
             servesOneModel: () => {
                 const engine = engineOf();
                 return engine !== undefined && SERVES_ONE_MODEL[engine] && !(engine === 'llamacpp' && router);
@@ -23398,7 +23452,10 @@ function serverEndState(settings, server) {
         if (!ours || server?.pid === undefined || server.host === undefined)
             return undefined;
         const { pid, startTicks, bootId, runMarker } = server;
-        const nodes = server.nodes === undefined ? {} : { nodes: server.nodes };
+        // what stops them, and nothing of what was read there (their environment)
+        const nodes = server.nodes === undefined
+            ? {}
+            : { nodes: server.nodes.map(({ host, pid, startTicks }) => ({ host, pid, startTicks })) };
         return {
             kind: 'remote',
             host: server.host,
@@ -23626,7 +23683,8 @@ const NOTE_TITLES = {
     'throughput-regression': 'Model server decodes slower than usual',
     'model-match': 'Model matched only partly',
     'server-origin': 'Could not tell which job started the model server',
-    placement: 'Model not on the GPU'
+    placement: 'Model not on the GPU',
+    'node-env': "Model server's nodes differ in environment"
 };
 /** The failure's title: the reason the wait gives, as its output says it (no colon or comma: core escapes them). */
 const failureTitle = (reason) => `Model server not ready (${reason})`;
@@ -24092,8 +24150,183 @@ async function ollamaPs(url, model, send) {
     return { model, size: entry.size, sizeVram: entry.size_vram };
 }
 
+;// CONCATENATED MODULE: ./src/wait/ranks.ts
+/**
+ * One server across several nodes: its ranks counted as they join, from the engine's per-rank lines in every node's
+ * log (a worker's lines come into the head's copy prefixed `[host] `); ready waits until every rank has joined.
+ */
+
+
+const RANKED = ENGINE_RECORDS.flatMap((r) => (r.log.ranks === undefined ? [] : [[r.name, r.log.ranks]]));
+/** A start line's flag value (`--tp 8`, `--tp=8`), the first of the spellings given. */
+function flagValue(start, spellings) {
+    for (const flag of spellings) {
+        const m = new RegExp(`(?:^|\\s)${flag.replace(/[-]/g, '\\-')}(?:=|\\s+)(\\d+)(?=\\s|$)`).exec(start);
+        if (m !== null)
+            return Number(m[1]);
+    }
+    return undefined;
+}
+/** How many ranks the start line says, from the engine's flags; undefined when it gives none of them. */
+function ranksFromFlags(lines, start) {
+    if (start === undefined || lines.flags === undefined)
+        return undefined;
+    const values = lines.flags.map((spellings) => flagValue(start, spellings));
+    if (values.every((v) => v === undefined))
+        return undefined;
+    return values.reduce((product, v) => product * (v ?? 1), 1);
+}
+/** The counts for one engine's lines. */
+class EngineRanks {
+    lines;
+    seen = new Map();
+    world;
+    factors;
+    /** Each node (by index) once it held its share of the ranks: the time since the server's start. */
+    joinedAt = new Map();
+    constructor(lines) {
+        this.lines = lines;
+        this.factors = (lines.factors ?? []).map(() => undefined);
+    }
+    /** The count the log says: a joined line's world, else its factor lines multiplied once all are read. */
+    logCount() {
+        if (this.world !== undefined)
+            return this.world;
+        const { factors } = this;
+        if (factors.length === 0 || factors[0] === undefined)
+            return undefined;
+        return factors.reduce((product, v) => product * (v ?? 1), 1);
+    }
+}
+class RankCount {
+    hosts;
+    starts;
+    now;
+    engines = new Map();
+    /**
+     * `hosts`: every node, the head first; `starts`: each node's start line, the head's first; `now`: the time since
+     * the server's start, for each node's time to join.
+     */
+    constructor(hosts, starts, now) {
+        this.hosts = hosts;
+        this.starts = starts;
+        this.now = now;
+        for (const [engine, lines] of RANKED)
+            this.engines.set(engine, new EngineRanks(lines));
+    }
+    /** One line of the head's log copy (a worker's prefixed by its host). */
+    line(text) {
+        const node = this.nodeOf(text);
+        for (const [, counts] of this.engines) {
+            const { lines } = counts;
+            lines.factors?.forEach((pattern, i) => {
+                if (counts.factors[i] !== undefined)
+                    return;
+                const n = pattern.exec(text)?.groups?.n;
+                if (n !== undefined)
+                    counts.factors[i] = Number(n);
+            });
+            const joined = lines.joined.exec(text)?.groups;
+            if (joined?.rank === undefined)
+                continue;
+            if (joined.world !== undefined)
+                counts.world ??= Number(joined.world);
+            const rank = joined.rank.trim();
+            if (counts.seen.has(rank))
+                continue;
+            counts.seen.set(rank, node.index);
+            const expected = counts.logCount() ?? ranksFromFlags(counts.lines, this.starts[0]);
+            if (expected !== undefined)
+                this.noteJoins(counts, expected);
+        }
+    }
+    /** The engine whose rank lines were read: `engine` where it has some, else the one with the most lines read. */
+    counting(engine) {
+        if (engine !== undefined)
+            return this.engines.get(engine);
+        let best;
+        for (const counts of this.engines.values())
+            if (counts.seen.size > (best?.seen.size ?? 0))
+                best = counts;
+        return best;
+    }
+    /** How many ranks are expected: the log's own count, else the head's start line's flags; undefined: not known. */
+    expected(engine) {
+        const counts = this.counting(engine);
+        if (counts === undefined)
+            return undefined;
+        return counts.logCount() ?? ranksFromFlags(counts.lines, this.starts[0]);
+    }
+    /**
+     * What holds readiness now; undefined when every rank joined. Where no line has told the count yet, the head's
+     * own ready line, which its engine prints once its ranks joined, not read yet (the nodes' logs come over ssh,
+     * behind its HTTP answers) holds it too; once read, a log whose rank lines are not known holds nothing.
+     */
+    missing(engine, readyLineSeen) {
+        const counts = this.counting(engine);
+        const expected = this.expected(engine);
+        if (counts === undefined)
+            return undefined;
+        const joined = counts.seen.size;
+        // the ready line read and not one rank line: this engine's version words them otherwise
+        if (joined === 0 && counts.logCount() === undefined && readyLineSeen)
+            return undefined;
+        if (expected === undefined) {
+            const known = engine !== undefined && ENGINES[engine].log.ready !== NO_LINE;
+            return known && !readyLineSeen ? { joined, missingOn: [] } : undefined;
+        }
+        if (joined >= expected)
+            return undefined;
+        const perNode = this.perNode(counts);
+        const share = expected % this.hosts.length === 0 ? expected / this.hosts.length : undefined;
+        // a node with more than its share: one log holds other nodes' ranks (Ray's, MPI's), so none can be named
+        const pooled = share !== undefined && perNode.some((n) => (n ?? 0) > share);
+        const missingOn = pooled
+            ? []
+            : this.hosts.flatMap((host, i) => share === undefined || (perNode[i] ?? 0) < share ? [`node ${i + 1} (${host})`] : []);
+        return { joined, expected, missingOn };
+    }
+    /** Each node's ranks, and when it held its share of them. */
+    joins(engine) {
+        const counts = this.counting(engine);
+        if (counts === undefined || counts.seen.size === 0)
+            return undefined;
+        const perNode = this.perNode(counts);
+        return this.hosts.map((host, i) => ({ host, ranks: perNode[i] ?? 0, joinedMs: counts.joinedAt.get(i) }));
+    }
+    perNode(counts) {
+        const perNode = [];
+        for (const i of counts.seen.values())
+            perNode[i] = (perNode[i] ?? 0) + 1;
+        return perNode;
+    }
+    /** A node joined once it holds its share (the whole count over the nodes, where it divides evenly). */
+    noteJoins(counts, expected) {
+        const perNode = this.perNode(counts);
+        const share = expected % this.hosts.length === 0 ? expected / this.hosts.length : undefined;
+        const all = counts.seen.size >= expected;
+        this.hosts.forEach((_, i) => {
+            if (counts.joinedAt.has(i))
+                return;
+            if ((share !== undefined && (perNode[i] ?? 0) >= share) || (all && (perNode[i] ?? 0) > 0))
+                counts.joinedAt.set(i, this.now());
+        });
+    }
+    /** The node a line came from: a worker's lines begin with `[host] `, the head's with neither. */
+    nodeOf(text) {
+        if (text.startsWith('[')) {
+            for (let i = 1; i < this.hosts.length; i++)
+                if (text.startsWith(`[${this.hosts[i]}] `))
+                    return { index: i };
+        }
+        return { index: 0 };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/wait/server-wait.ts
 /** One server's wait: launch, follow its log, its endpoints' waits, after the wait, the smoke test, its history. */
+
+
 
 
 
@@ -24133,10 +24366,12 @@ async function waitForServer(kind, server, settings, deps, member) {
         const profile = new StartupProfile({ engine: settings.engine, startedAt: launched.startedAt, usual: history.usual });
         const placed = placementLog();
         const nccl = new NcclLines();
+        const ranks = rankCount(server, () => clock.now() - (launched?.startedAt ?? waitStart));
         const { log, sayStartup, readLines, readyLine, logLines } = followLog({
             launched,
             profile,
             nccl,
+            ranks,
             deps,
             waitStart,
             placed
@@ -24161,7 +24396,8 @@ async function waitForServer(kind, server, settings, deps, member) {
             sayStartup,
             progressAt: (now) => startupStatusText(profile.status(now, now - startedAt)),
             readyLine,
-            logLines
+            logLines,
+            ranks
         };
         // each endpoint a halter of its own under the server's, so that one that fails ends the others' waits
         const fleet = server.targets.length > 1;
@@ -24179,6 +24415,8 @@ async function waitForServer(kind, server, settings, deps, member) {
         member?.settled(last);
         const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() });
         await launched.afterWait(last.ready, readyAt);
+        if (ranks !== undefined)
+            tellRanks(ranks, last.engine ?? settings.engine ?? profile.engine, launched.facts, deps);
         const placement = last.ready
             ? await placementOfServer(server, settings, launched.facts, placed.found, waited, deps)
             : undefined;
@@ -24243,6 +24481,31 @@ function tellNccl(settings, facts, view, deps) {
     }
     deps.log(procEnvironNote);
 }
+/** One server across several nodes: its ranks counted from every node's lines; undefined for one node. */
+function rankCount(server, sinceStart) {
+    if (server.workers === undefined || server.host === undefined)
+        return undefined;
+    const hosts = [server.host, ...server.workers.map((w) => w.host)];
+    const starts = [server.start ?? '', ...server.workers.map((w) => w.start)];
+    return new RankCount(hosts, starts, sinceStart);
+}
+/** Each node's ranks and time to join, into the facts and the log. */
+function tellRanks(ranks, engine, facts, deps) {
+    const nodes = ranks.joins(engine);
+    if (nodes === undefined) {
+        deps.log("Ranks: none of the engine's per-rank lines was read in the nodes' logs, so none was counted");
+        return;
+    }
+    const expected = ranks.expected(engine);
+    if (facts !== undefined)
+        facts.ranks = { expected, nodes };
+    nodes.forEach((n, i) => deps.log(nodeJoinLine(n, i)));
+}
+/** `Node 2 (root@b): 4 ranks, joined 12.3 s after the start`. */
+const nodeJoinLine = (n, i) => n.ranks === 0
+    ? `Node ${i + 1} (${n.host}): no rank line in its own log (Ray and MPI print every rank's in the head's)`
+    : `Node ${i + 1} (${n.host}): ${n.ranks} rank${n.ranks === 1 ? '' : 's'}, ` +
+        (n.joinedMs === undefined ? 'not all joined' : `joined ${clock_formatDuration(n.joinedMs)} after the start`);
 /** A cancel after the wait (smoke test, GPU reading) ends it cancelled: neither `smoke-failed` nor ready. */
 function cancelledSince(outcome, deps, smoke, waitStart) {
     const signal = deps.cancel?.halted;
@@ -24303,12 +24566,13 @@ async function smokeEndpoints(results, settings, deps) {
     }));
 }
 /** The server's log into the startup profile: `readLines` returns its fatal line; wakers at ready and new lines. */
-function followLog({ launched, profile, nccl, deps, waitStart, placed }) {
+function followLog({ launched, profile, nccl, ranks, deps, waitStart, placed }) {
     const { clock } = deps;
     const sayStartup = (events) => startupLines(events).forEach((l) => deps.log(gateLines.startup(clock.now() - waitStart, l)));
     const log = launched.followLog((lines) => lines.forEach((l) => {
         placed.see(l.text, l.number);
         nccl.line(l.text);
+        ranks?.line(l.text);
         sayStartup(profile.earlier(l.text, clock.now(), l.number));
     }));
     // Aborted once the engine's own ready line is read: every endpoint's next probe goes out at once.
@@ -24342,6 +24606,7 @@ function followLog({ launched, profile, nccl, deps, waitStart, placed }) {
         for (const l of lines) {
             placed.see(l.text, l.number);
             nccl.line(l.text);
+            ranks?.line(l.text);
             sayStartup(profile.line(l.text, clock.now(), l.number));
         }
         if (profile.readyLineSeen)
@@ -26258,6 +26523,7 @@ function remotePortHolders(host, port, pid) {
 
 
 
+
 /** The names a URL's host has when it means the machine itself: on a remote server, that host's loopback. */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 function remoteServer(server, settings, deps) {
@@ -26378,7 +26644,7 @@ function remote_launched(own, settings, host, forwards, deps, workerHosts = []) 
         }
         const watched = watchRemote(node, started, localLog, startedAt, `[${node.host}] `);
         deps.log(`Started node ${i + 2} of the server on ${node.host} (pid ${started.pid} there)`);
-        return { node, started, watched };
+        return { node, started, watched, environ: () => remoteEnviron(node, started.pid) };
     });
     const server = nodes.length === 0
         ? head
@@ -26413,9 +26679,10 @@ function remote_launched(own, settings, host, forwards, deps, workerHosts = []) 
     const report = () => {
         if (settings.envReport.length === 0)
             return;
-        tellEnvironment(settings, facts, deps, { pid: begun.pid, environ: remoteEnviron(host, begun.pid) }, undefined, {
-            pid: begun.pid
-        });
+        const environ = remoteEnviron(host, begun.pid);
+        tellEnvironment(settings, facts, deps, { pid: begun.pid, environ }, undefined, { pid: begun.pid });
+        if (nodes.length > 0)
+            tellNodesEnvironment(settings, facts, deps, [environ, ...nodes.map((n) => n.environ())]);
     };
     return {
         facts,
@@ -26436,6 +26703,12 @@ function remote_launched(own, settings, host, forwards, deps, workerHosts = []) 
                 facts.startupMs = readyAt - server.startedAt;
             if (ready)
                 facts.gpuMemoryMiB = await remoteGpuMemory(host, begun.pid, deps);
+            if (ready && facts.nodes !== undefined) {
+                const held = await Promise.all(nodes.map(({ node, started }) => remoteGpuMemory(node, started.pid, deps)));
+                facts.nodes.forEach((n, i) => (n.gpuMemoryMiB = held[i]));
+                if (held.some((mib) => mib !== undefined))
+                    deps.log(`GPU memory held on each node: ${[facts.gpuMemoryMiB, ...held].map((mib, i) => `node ${i + 1} (${i === 0 ? host.host : nodes[i - 1].node.host}) ${mib === undefined ? 'unread' : `${mib} MiB`}`).join(', ')}`);
+            }
             if (own.start !== undefined)
                 report();
             if (!ready && log !== undefined) {
@@ -26450,6 +26723,42 @@ function remote_launched(own, settings, host, forwards, deps, workerHosts = []) 
         },
         probeUrl: (url) => forwards.get(url.href) ?? url
     };
+}
+/**
+ * `env-report` on every node: each node's entries kept, and each variable whose value is not the same everywhere
+ * named with every node's value (`NCCL_IB_HCA: mlx5_0 on node 1 (root@a), unset on node 2 (root@b)`).
+ */
+function tellNodesEnvironment(settings, facts, deps, environs) {
+    const hosts = [facts.host, ...(facts.nodes ?? []).map((n) => n.host)];
+    const reports = environs.map((e) => e === undefined ? undefined : envReport(settings.envReport, e, settings.secrets));
+    (facts.nodes ?? []).forEach((n, i) => {
+        n.env = reports[i + 1];
+        const entries = n.env?.map((e) => (e.value === undefined ? `${e.name} not set` : `${e.name}=${e.value}`));
+        if (entries !== undefined)
+            deps.log(`Environment of node ${i + 2} (${n.host}): ${entries.join(', ') || 'none'}`);
+    });
+    const read = environs.flatMap((e, i) => (e === undefined ? [] : [{ e, i }]));
+    const names = new Set();
+    for (const a of read)
+        for (const b of read)
+            envDifferences(settings.envReport, a.e, b.e).forEach((n) => names.add(n));
+    const shown = (i, name) => {
+        const value = reports[i]?.find((entry) => entry.name === name)?.value;
+        return value === undefined ? 'unset' : value;
+    };
+    const differs = [...names]
+        .sort()
+        .map((name) => `${name}: ${read.map(({ i }) => `${shown(i, name)} on node ${i + 1} (${hosts[i]})`).join(', ')}`);
+    const unread = environs.flatMap((e, i) => (e === undefined ? [`node ${i + 1} (${hosts[i]})`] : []));
+    if (unread.length > 0)
+        deps.log(`The environment of the server on ${unread.join(', ')} could not be read.`);
+    if (differs.length === 0) {
+        if (read.length > 1)
+            deps.log(`The reported variables are the same on the ${read.length} nodes read.`);
+        return;
+    }
+    facts.nodeEnvDiffers = differs;
+    deps.warn(`The server's nodes differ in ${differs.length === 1 ? 'a variable' : 'variables'}: ${differs.join('; ')}`, 'node-env');
 }
 /** The GPU memory the server's processes hold on its host, from that host's nvidia-smi. */
 async function remoteGpuMemory(host, pid, deps) {
@@ -27306,6 +27615,15 @@ function summaryMarkdown(outcome, ctx) {
         rows.push(['Server process', `pid ${server.pid}`]);
     if (server?.gpuMemoryMiB !== undefined)
         rows.push(['GPU memory held by the server', `${server.gpuMemoryMiB} MiB`]);
+    if (server?.ranks !== undefined)
+        rows.push(...nodeRows(server.ranks));
+    const nodes = server?.nodes;
+    if (nodes?.some((n) => n.gpuMemoryMiB !== undefined)) {
+        const held = [{ host: server?.host, gpuMemoryMiB: server?.gpuMemoryMiB }, ...nodes].map((n, i) => `node ${i + 1} (${n.host}): ${n.gpuMemoryMiB === undefined ? 'unread' : `${n.gpuMemoryMiB} MiB`}`);
+        rows.push(['GPU memory on each node', mdText(held.join(', '))]);
+    }
+    if (server?.nodeEnvDiffers !== undefined)
+        rows.push(['Variables that differ between nodes', mdText(`\u26a0\ufe0f ${server.nodeEnvDiffers.join('; ')}`)]);
     const placed = outcome.placement;
     if (placed !== undefined)
         rows.push([
@@ -27463,6 +27781,20 @@ function environments(results) {
         ...reported.map((r) => `| ${markdown_cell(code(r.url.href))} | ${r.server?.envPid ?? r.server?.pid ?? '\u2014'} | ${names.map((n) => markdown_cell(shown(r, n))).join(' | ')} |`),
         ''
     ];
+}
+/** One server across several nodes: each node's ranks and its time to join (from the server's start). */
+function nodeRows(ranks) {
+    const rows = [
+        ['Ranks joined', `${ranks.nodes.reduce((n, node) => n + node.ranks, 0)} of ${ranks.expected ?? '?'}`]
+    ];
+    ranks.nodes.forEach((n, i) => rows.push([
+        mdText(`Node ${i + 1} (${n.host})`),
+        n.ranks === 0
+            ? 'no rank line in its own log'
+            : `${n.ranks} rank${n.ranks === 1 ? '' : 's'}, ` +
+                (n.joinedMs === undefined ? 'not all joined' : `joined at ${seconds(n.joinedMs)} s`)
+    ]));
+    return rows;
 }
 
 ;// CONCATENATED MODULE: ./src/server/diagnostics.ts
@@ -28843,7 +29175,7 @@ async function stopNow(state, cancel, say) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5065);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2947);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 

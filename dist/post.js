@@ -17774,7 +17774,10 @@ function serverEndState(settings, server) {
         if (!ours || server?.pid === undefined || server.host === undefined)
             return undefined;
         const { pid, startTicks, bootId, runMarker } = server;
-        const nodes = server.nodes === undefined ? {} : { nodes: server.nodes };
+        // what stops them, and nothing of what was read there (their environment)
+        const nodes = server.nodes === undefined
+            ? {}
+            : { nodes: server.nodes.map(({ host, pid, startTicks }) => ({ host, pid, startTicks })) };
         return {
             kind: 'remote',
             host: server.host,
