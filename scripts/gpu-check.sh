@@ -47,6 +47,12 @@ last=$((gpus - 1))
 nvidia-smi --query-gpu=index,name,driver_version,memory.total,compute_cap --format=csv >"$out/gpus.csv"
 record "GPUs: $gpus ($(sed -n 2p "$out/gpus.csv"))"
 
+# nccl (first: it needs no build): NCCL's own start-up lines from a real group, the variables the seeds' campaign set
+ranks=$gpus
+NCCL_DEBUG=INFO NCCL_PROTO=LL NCCL_ALGO=Ring NCCL_SOCKET_IFNAME=lo NCCL_IB_DISABLE=1 NCCL_NVLS_ENABLE=0 \
+  python3 "$root/scripts/nccl-capture.py" "$ranks" 29511 >"$out/nccl.log" 2>&1
+record "nccl: exit $? with $ranks rank(s); $(head -1 "$out/nccl.log"); $(grep -c 'NCCL INFO' "$out/nccl.log") NCCL INFO lines, $(grep -c 'set by environment' "$out/nccl.log") 'set by environment', $(grep -c 'Init COMPLETE' "$out/nccl.log") 'Init COMPLETE'"
+
 # llama-server with CUDA, for the GPU's own architecture
 if [ -z "$server" ]; then
   llama=$work/llama
@@ -86,12 +92,6 @@ for ngl in 2 99; do
   [ -n "$pid" ] && cli stop --pid "$pid" --timeout 30s >/dev/null 2>&1
   free_port $port
 done
-
-# nccl: NCCL's own start-up lines from a real group, the variables the seeds' campaign set
-ranks=$gpus
-NCCL_DEBUG=INFO NCCL_PROTO=LL NCCL_ALGO=Ring NCCL_SOCKET_IFNAME=lo NCCL_IB_DISABLE=1 NCCL_NVLS_ENABLE=0 \
-  python3 "$root/scripts/nccl-capture.py" "$ranks" 29511 >"$out/nccl.log" 2>&1
-record "nccl: exit $? with $ranks rank(s); $(head -1 "$out/nccl.log"); $(grep -c 'NCCL INFO' "$out/nccl.log") NCCL INFO lines, $(grep -c 'set by environment' "$out/nccl.log") 'set by environment', $(grep -c 'Init COMPLETE' "$out/nccl.log") 'Init COMPLETE'"
 
 # fleet: one server pinned to GPU 0, one to the last GPU; a foreign process on the last GPU
 fleet() { # $1: folder, then inputs
