@@ -10,6 +10,8 @@ export const trtllm: EngineRecord<'trtllm'> = {
     fatal: [...UNKNOWN_LOG.fatal, failure(/Health check detected fatal engine error, initiating server shutdown/)]
   },
   ownedBy: 'tensorrt_llm',
+  // the pending readiness.py's STARTING answers (503 on every route) carry it
+  answerHeader: 'x-trtllm-server-state',
   modelLists: ['openai'],
   // launch_server binds its socket and builds the engine before it listens: refused, like a dead server, while its
   // process lives (a pending change answers 503 with `x-trtllm-server-state: starting` instead; both are waited on).

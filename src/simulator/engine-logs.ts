@@ -189,10 +189,24 @@ export const SIMULATED_LOGS: Record<EngineName, SimulatedLog> = {
     lines: [[0, '{T}  INFO dynamo_llm::http::service::service_v2: Starting HTTP service on: 0.0.0.0:8000']],
     fatal: [TORCH_OOM]
   },
-  // trtllm-serve, Ray Serve and production-stack: no line of their own was read (uvicorn's, or none)
+  // trtllm-serve and Ray Serve: no line of their own was read (uvicorn's, or none)
   trtllm: NO_KNOWN_ENGINE,
   'ray-serve': NO_KNOWN_ENGINE,
-  'production-stack': NO_KNOWN_ENGINE,
+  // its own loggers' format (log.py build_format), then uvicorn's lines: none says a backend serves
+  'production-stack': {
+    stamp: (at) => {
+      const p = parts(at)
+      return `${p.Y}-${p.M}-${p.D} ${p.h}:${p.m}:${p.s},${p.ms}`
+    },
+    lines: [
+      [
+        0,
+        '[{T}] INFO: Initializing round-robin routing logic (routing_logic.py:681:vllm_router.routers.routing_logic)'
+      ],
+      ...NO_KNOWN_ENGINE.lines.map(([, line]): readonly [number, string] => [0, line])
+    ],
+    fatal: NO_KNOWN_ENGINE.fatal
+  },
   lmdeploy: {
     stamp: () => '',
     lines: [
@@ -239,9 +253,15 @@ export const SIMULATED_LOGS: Record<EngineName, SimulatedLog> = {
     ],
     fatal: [TORCH_OOM]
   },
-  // `kt run` execs SGLang's server: SGLang's lines
+  // `kt run` prints its configuration (run.py), then execs SGLang's server: SGLang's lines
   get ktransformers(): SimulatedLog {
-    return SIMULATED_LOGS.sglang
+    const { sglang } = SIMULATED_LOGS
+    const kt = [
+      '  CPU Threads (kt-cpuinfer): 60',
+      '  NUMA Nodes (kt-threadpool-count): 2',
+      'Launching server with command:'
+    ]
+    return { ...sglang, lines: [...kt.map((line): readonly [number, string] => [0, line]), ...sglang.lines] }
   }
 }
 

@@ -533,7 +533,8 @@ export const SIMULATED_ENGINES = {
     reply(path, _phase, model) {
       if (path === '/health') return json({ status: 'healthy' })
       if (path === '/v1/models') return openAiList(model, 'vllm')
-      if (path === '/engines') return json([])
+      // static discovery's endpoints, whatever they do (main_router.py get_engine_instances)
+      if (path === '/engines') return json([{ engine_id: 'a1b2c3d4', serving_models: [model], created: CREATED }])
       return undefined
     },
     generate(path, phase, model, request, fails, share) {

@@ -1,13 +1,13 @@
 /** One endpoint's wait: its probes, its engine's readiness route, `load`, and its generation check. */
 import { createGenerator, type Generator } from './generation-check.js'
 import { generationRoute } from '../engines/model-lists.js'
-import { listsAsRouter, READY_NEEDS_GENERATION, SERVES_ONE_MODEL } from '../engines/readiness.js'
+import { listsAsRouter, READY_NEEDS_GENERATION, SERVES_ONE_MODEL, serverBase } from '../engines/readiness.js'
 import { engineReadiness } from './engine-readiness.js'
-import { engineOfAnswer, engineOfModelList } from '../engines/log-markers.js'
+import { engineOfAnswer, engineOfModelList, exacterOf, ownRoutesBehind } from '../engines/log-markers.js'
 import { type Engine, ENGINES } from '../engines/index.js'
 import { loadRequest } from '../engines/load.js'
 import { loadAskedText, partialMatchText, wakeAskedText } from '../report/lifecycle-report.js'
-import { createHttpClient, createProber, type ProbeResult } from '../http/probe.js'
+import { createHttpClient, createProber, type HttpClient, type ProbeResult } from '../http/probe.js'
 import { eventLine, probeLine } from '../report/progress.js'
 import type { Target } from '../inputs/settings.js'
 import { waitForModel } from './loop.js'
@@ -42,27 +42,53 @@ export async function waitForEndpoint(
     const found = generationRoute(url)
     return found === undefined ? undefined : (implied ??= generatorFor(found))
   }
-  // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
-  // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
+  // The engine this endpoint's own answers name (`owned_by`, its words, its header). A fleet may mix engines: what
+  // one endpoint lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never
+  // answers).
   let listed: Engine | undefined
+  // an engine that lists as the one named (the production-stack router as vLLM): its own route is asked until it
+  // answers, once
+  let ownRoutes: ReturnType<typeof ownRoutesBehind> = []
+  let asker: HttpClient | undefined
   // llama.cpp's router mode loads other models when asked: its list may change (see SERVES_ONE_MODEL)
   let router = false
-  // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
+  // `engine`, else this endpoint's answers, else the server's log (one server: its log speaks for its endpoints);
+  // the log's where it names what the answers list as (KTransformers' answers are SGLang's)
   const engineOf = (): Engine | undefined =>
-    settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined)
+    settings.engine ?? exacterOf(listed, log !== undefined ? profile.engine : undefined)
+  // the first answer to name it names it for the startup phases too, when the log has not
+  const named = (engine: Engine, json: unknown): void => {
+    if (profile.engine !== undefined) return
+    const lines = engineOfModelList(json) === engine ? profile.models(json) : profile.answered(engine)
+    if (log !== undefined) server.sayStartup(lines)
+  }
+  const askOwnRoutes = async (json: unknown, timeoutMs: number, signal?: AbortSignal): Promise<void> => {
+    asker ??= createHttpClient(tls)
+    for (const route of ownRoutes) {
+      const at = new URL(`${serverBase(url)}${route.path}`)
+      const answer = await asker.send({ url: at, method: 'GET', headers: settings.headers }, timeoutMs, signal)
+      deps.debug?.(`${prefix}${at.pathname}: ${probeLine(answer)}`)
+      // no answer: asked again with the next probe, the engine named meanwhile as its answers say
+      if (answer.kind !== 'http') return
+      if (route.answers(answer.json)) {
+        listed = route.engine
+        break
+      }
+    }
+    ownRoutes = []
+    if (listed !== undefined) named(listed, json)
+  }
   const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
     const result = await prober.probe(timeoutMs, signal)
     deps.debug?.(`${prefix}${probeLine(result)}`)
     // One look at each answer until its list names the engine (a list that never does is read once a probe)
     if (result.kind === 'http') router ||= listsAsRouter(result.json)
     if (result.kind === 'http' && listed === undefined) {
-      listed = engineOfModelList(result.json) ?? engineOfAnswer(result.body)
-      // and the first list to name it names it for the startup phases too, when the log has not
-      if (listed !== undefined && profile.engine === undefined) {
-        const lines = profile.models(result.json)
-        if (log !== undefined) server.sayStartup(lines)
-      }
+      listed = engineOfModelList(result.json) ?? engineOfAnswer(result.body, result.headerNames)
+      ownRoutes = listed === undefined || settings.engine !== undefined ? [] : ownRoutesBehind(listed)
+      if (listed !== undefined && ownRoutes.length === 0) named(listed, result.json)
     }
+    if (result.kind === 'http' && ownRoutes.length > 0) await askOwnRoutes(result.json, timeoutMs, signal)
     return result
   }
   // the engine's own readiness answers on the same origin, for an engine that lists its model before it serves
@@ -132,7 +158,14 @@ export async function waitForEndpoint(
       deps.warn(`${prefix}${partialMatchText(settings.model, matched.modelId)}`, 'model-match')
     return { ...outcome, url, engine: engineOf() }
   } finally {
-    await Promise.all([prober.close(), generator?.close(), implied?.close(), readiness.close(), loader?.close()])
+    await Promise.all([
+      prober.close(),
+      generator?.close(),
+      implied?.close(),
+      readiness.close(),
+      loader?.close(),
+      asker?.close()
+    ])
   }
 }
 
