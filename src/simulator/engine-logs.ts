@@ -76,6 +76,35 @@ export const SIMULATED_LOGS: Record<EngineName, SimulatedLog> = {
     ],
     fatal: [VLLM_OOM, '(Worker_TP0 pid=452) ERROR {T} [multiproc_executor.py:743] WorkerProc hit an exception.']
   },
+  // the supervisor's own uvicorn (up before any child), then each child's lines under its own prefix, each child's
+  // `Application startup complete.` as it comes up; the supervisor says nothing when all are healthy
+  'vllm-dp-supervisor': {
+    stamp: (at) => {
+      const p = parts(at)
+      return `${p.M}-${p.D} ${p.h}:${p.m}:${p.s}`
+    },
+    lines: [
+      [0, '(DPSupervisor pid=1) INFO:     Started server process [1]'],
+      [0, '(DPSupervisor pid=1) INFO:     Waiting for application startup.'],
+      [0, '(DPSupervisor pid=1) INFO:     Application startup complete.'],
+      [0, '(DPSupervisor pid=1) INFO:     Uvicorn running on http://0.0.0.0:9000 (Press CTRL+C to quit)'],
+      [0.001, '(DPSupervisor pid=1) INFO {T} [dp_supervisor.py:334] Started DPSupervisor on 0.0.0.0:9000'],
+      [0.002, '(DPSupervisor pid=1) INFO {T} [dp_supervisor.py:369] Launching vLLM DP Servers'],
+      [0.01, "(APIServer_DP0 pid=101) INFO {T} [utils.py:238] non-default args: {'model_tag': '{M}', 'model': '{M}'}"],
+      [0.01, "(APIServer_DP1 pid=102) INFO {T} [utils.py:238] non-default args: {'model_tag': '{M}', 'model': '{M}'}"],
+      [0.05, '(EngineCore_DP0 pid=201) INFO {T} [gpu_model_runner.py:4261] Starting to load model {M}...'],
+      [0.05, '(EngineCore_DP1 pid=202) INFO {T} [gpu_model_runner.py:4261] Starting to load model {M}...'],
+      [0.88, '(EngineCore_DP0 pid=201) INFO {T} [gpu_worker.py:424] Available KV cache memory: 43.27 GiB'],
+      [0.9, '(APIServer_DP0 pid=101) INFO {T} [api_server.py:602] Starting vLLM server on http://0.0.0.0:8000'],
+      [0.9, '(APIServer_DP0 pid=101) INFO:     Application startup complete.'],
+      [0.97, '(APIServer_DP1 pid=102) INFO {T} [api_server.py:602] Starting vLLM server on http://0.0.0.0:8001'],
+      [0.97, '(APIServer_DP1 pid=102) INFO:     Application startup complete.']
+    ],
+    fatal: [
+      VLLM_OOM.replace('Worker_TP0 pid=452', 'EngineCore_DP1 pid=202'),
+      '(EngineCore_DP1 pid=202) ERROR {T} [core.py:708] EngineCore failed to start.'
+    ]
+  },
   sglang: {
     stamp: (at) => {
       const p = parts(at)

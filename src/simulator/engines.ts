@@ -142,6 +142,14 @@ export const SIMULATED_ENGINES = {
             : undefined,
     generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
   },
+  // vLLM's data-parallel supervisor (`--data-parallel-multi-port-external-lb`, dp_supervisor.py): its own port
+  // serves only /health, /ready and /readyz, an empty 503 until every child API server's /health says 200, then 200;
+  // the children serve on ports of their own.
+  'vllm-dp-supervisor': {
+    opensAt: 0,
+    reply: (path, phase) =>
+      path === '/health' || path === '/ready' || path === '/readyz' ? empty(phase === 'ready' ? 200 : 503) : undefined
+  },
   // SGLang opens the port for its warm-up request: /health says 503 while /v1/models already lists.
   sglang: {
     opensAt: 0.9,
