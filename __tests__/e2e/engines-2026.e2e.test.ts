@@ -1,4 +1,5 @@
 import { runMeasured } from '../helpers/support.js'
+import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { freePort, simulate } from '../../src/simulator/server.js'
 import type { EngineName } from '../../src/simulator/engines.js'
@@ -121,6 +122,7 @@ describe('the engines of 2026 against their simulated start-ups', () => {
 })
 
 const box = sandbox('wait-for-model-engines-2026-')
+const net = loopback()
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
 
 it('trtllm-serve started by the gate: refused while its process lives is waited on as starting, then ready', async () => {
@@ -161,6 +163,31 @@ it("trtllm-serve's `x-trtllm-server-state` header names it while it starts, befo
   } finally {
     await server.close()
   }
+})
+
+it('a server listing as vLLM whose /engines never answers is asked it once, and costs at most 2 s of it', async () => {
+  const asked: string[] = []
+  const url = await net.http((req, res) => {
+    asked.push(req.url ?? '')
+    if (req.url === '/engines') return
+    if (req.url === '/v1/models')
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"object":"list","data":[{"id":"m","object":"model","owned_by":"vllm"}]}')
+    res.writeHead(req.url === '/health' ? 200 : 404).end()
+  })
+  const run = await runMeasured({
+    url: `${url}/v1/models`,
+    model: 'm',
+    interval: '100ms',
+    timeout: '30s',
+    'history-file': ''
+  })
+  expect([run.outputs.ready, run.outputs.reason]).toEqual(['true', 'ready'])
+  // then judged as its list says: vLLM's own checks
+  expect(run.stdout).toMatch(/vLLM GET \/health: HTTP 200/)
+  expect(asked.filter((p) => p === '/engines')).toHaveLength(1)
+  expect(Number(run.outputs['elapsed-seconds'])).toBeLessThanOrEqual(2 + 0.5 * run.stretch)
 })
 
 describe('recognised from their own start-up logs, started by the gate', () => {

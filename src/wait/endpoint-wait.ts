@@ -15,6 +15,9 @@ import { type Assessment, expectation } from '../facts/answer.js'
 import type { TargetOutcome } from '../facts/outcome.js'
 import type { EndpointPart, ServerWait } from './deps.js'
 
+/** A router answers its own route from memory, as it answers its list: a route that hangs is given up soon. */
+const OWN_ROUTE_MS = 2_000
+
 /** One endpoint's wait, its HTTP clients closed however it ends. */
 export async function waitForEndpoint(
   { url, generation }: Target,
@@ -46,9 +49,7 @@ export async function waitForEndpoint(
   // one endpoint lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never
   // answers).
   let listed: Engine | undefined
-  // an engine that lists as the one named (the production-stack router as vLLM): its own route is asked until it
-  // answers, once
-  let ownRoutes: ReturnType<typeof ownRoutesBehind> = []
+  // for an engine that lists as the one named (the production-stack router as vLLM), its own route
   let asker: HttpClient | undefined
   // llama.cpp's router mode loads other models when asked: its list may change (see SERVES_ONE_MODEL)
   let router = false
@@ -62,33 +63,33 @@ export async function waitForEndpoint(
     const lines = engineOfModelList(json) === engine ? profile.models(json) : profile.answered(engine)
     if (log !== undefined) server.sayStartup(lines)
   }
-  const askOwnRoutes = async (json: unknown, timeoutMs: number, signal?: AbortSignal): Promise<void> => {
-    asker ??= createHttpClient(tls)
-    for (const route of ownRoutes) {
+  // Asked once, within what is left of the time of the probe that named `answered` and at most OWN_ROUTE_MS: no
+  // answer costs that, once (the engine is then what the answers say). Not asked where the log has named it.
+  const ownRouteEngine = async (answered: Engine, timeoutMs: number, signal?: AbortSignal): Promise<Engine> => {
+    if (settings.engine !== undefined || (log !== undefined && profile.engine !== undefined)) return answered
+    for (const route of ownRoutesBehind(answered)) {
+      asker ??= createHttpClient(tls)
       const at = new URL(`${serverBase(url)}${route.path}`)
       const answer = await asker.send({ url: at, method: 'GET', headers: settings.headers }, timeoutMs, signal)
       deps.debug?.(`${prefix}${at.pathname}: ${probeLine(answer)}`)
-      // no answer: asked again with the next probe, the engine named meanwhile as its answers say
-      if (answer.kind !== 'http') return
-      if (route.answers(answer.json)) {
-        listed = route.engine
-        break
-      }
+      if (answer.kind === 'http' && route.answers(answer.json)) return route.engine
     }
-    ownRoutes = []
-    if (listed !== undefined) named(listed, json)
+    return answered
   }
   const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
+    const sentAt = clock.now()
     const result = await prober.probe(timeoutMs, signal)
     deps.debug?.(`${prefix}${probeLine(result)}`)
     // One look at each answer until its list names the engine (a list that never does is read once a probe)
     if (result.kind === 'http') router ||= listsAsRouter(result.json)
     if (result.kind === 'http' && listed === undefined) {
-      listed = engineOfModelList(result.json) ?? engineOfAnswer(result.body, result.headerNames)
-      ownRoutes = listed === undefined || settings.engine !== undefined ? [] : ownRoutesBehind(listed)
-      if (listed !== undefined && ownRoutes.length === 0) named(listed, result.json)
+      const answered = engineOfModelList(result.json) ?? engineOfAnswer(result.body, result.headerNames)
+      if (answered !== undefined) {
+        const leftMs = Math.min(OWN_ROUTE_MS, timeoutMs - (clock.now() - sentAt))
+        listed = await ownRouteEngine(answered, Math.max(1, leftMs), signal)
+        named(listed, result.json)
+      }
     }
-    if (result.kind === 'http' && ownRoutes.length > 0) await askOwnRoutes(result.json, timeoutMs, signal)
     return result
   }
   // the engine's own readiness answers on the same origin, for an engine that lists its model before it serves
