@@ -1,4 +1,5 @@
 import { runMeasured } from '../helpers/support.js'
+import { loopback } from '../helpers/loopback.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { freePort, simulate } from '../../src/simulator/server.js'
 import type { EngineName } from '../../src/simulator/engines.js'
@@ -35,7 +36,6 @@ const cases: Array<{
   {
     engine: 'trtllm',
     name: 'trtllm-serve refuses while it builds, then answers 503 x-trtllm-server-state: starting',
-    input: 'trtllm',
     notReady: /connection refused[\s\S]*HTTP 503/,
     // its 503s say `retry-after: 1`, which the gate grants up to 4 intervals (400 ms here)
     pacedMs: 400
@@ -57,8 +57,7 @@ const cases: Array<{
   },
   {
     engine: 'ovms',
-    name: 'OpenVINO Model Server lists its model before /v2/models/m/ready says 200',
-    input: 'ovms',
+    name: 'OpenVINO Model Server lists its model (owned_by "OVMS") before /v2/models/m/ready says 200',
     path: '/v3/v1/models',
     notReady: /OpenVINO Model Server GET \/v2\/models\/m\/ready: HTTP 503/
   },
@@ -69,8 +68,13 @@ const cases: Array<{
   },
   {
     engine: 'production-stack',
-    name: 'production-stack lists the model and says healthy without a backend: only a generation proves it',
+    name: 'production-stack lists the model (as vLLM) and says healthy without a backend: only a generation proves it',
     input: 'production-stack',
+    notReady: /serving \[m\] — POST \/v1\/completions: HTTP 503/
+  },
+  {
+    engine: 'production-stack',
+    name: "production-stack's list says vLLM; its own /engines route names it, and a generation is asked",
     notReady: /serving \[m\] — POST \/v1\/completions: HTTP 503/
   },
   {
@@ -118,6 +122,7 @@ describe('the engines of 2026 against their simulated start-ups', () => {
 })
 
 const box = sandbox('wait-for-model-engines-2026-')
+const net = loopback()
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
 
 it('trtllm-serve started by the gate: refused while its process lives is waited on as starting, then ready', async () => {
@@ -141,6 +146,50 @@ it('trtllm-serve started by the gate: refused while its process lives is waited 
   expect(Number(run.outputs['elapsed-seconds'])).toBeGreaterThanOrEqual(1.95)
 })
 
+it("trtllm-serve's `x-trtllm-server-state` header names it while it starts, before any list does", async () => {
+  const server = await simulate({ engine: 'trtllm', model: 'm', loadMs: 60_000, opensAfterMs: 0 })
+  try {
+    const run = await runMeasured({
+      url: `${server.baseUrl}/v1/models`,
+      model: 'm',
+      interval: '100ms',
+      timeout: '1500ms',
+      'history-file': ''
+    })
+    expect([run.outputs.ready, run.outputs.reason]).toEqual(['false', 'timeout'])
+    // only 503s with the header were seen: the engine is named from them
+    expect(run.stdout).toMatch(/HTTP 503/)
+    expect(run.summary).toMatch(/\| Engine \| TensorRT-LLM \|/)
+  } finally {
+    await server.close()
+  }
+})
+
+it('a server listing as vLLM whose /engines never answers is asked it once, and costs at most 2 s of it', async () => {
+  const asked: string[] = []
+  const url = await net.http((req, res) => {
+    asked.push(req.url ?? '')
+    if (req.url === '/engines') return
+    if (req.url === '/v1/models')
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"object":"list","data":[{"id":"m","object":"model","owned_by":"vllm"}]}')
+    res.writeHead(req.url === '/health' ? 200 : 404).end()
+  })
+  const run = await runMeasured({
+    url: `${url}/v1/models`,
+    model: 'm',
+    interval: '100ms',
+    timeout: '30s',
+    'history-file': ''
+  })
+  expect([run.outputs.ready, run.outputs.reason]).toEqual(['true', 'ready'])
+  // then judged as its list says: vLLM's own checks
+  expect(run.stdout).toMatch(/vLLM GET \/health: HTTP 200/)
+  expect(asked.filter((p) => p === '/engines')).toHaveLength(1)
+  expect(Number(run.outputs['elapsed-seconds'])).toBeLessThanOrEqual(2 + 0.5 * run.stretch)
+})
+
 describe('recognised from their own start-up logs, started by the gate', () => {
   it.each([
     ['dynamo', 'NVIDIA Dynamo', /NVIDIA Dynamo GET \/v1\/models\/m\/ready: HTTP 200 missing worker types: decode/],
@@ -148,7 +197,11 @@ describe('recognised from their own start-up logs, started by the gate', () => {
     ['mistralrs', 'mistral.rs', /listed but still loading \(status "(?:unloaded|reloading)"\)/],
     ['xinference', 'Xinference', /Xinference GET \/v1\/models\/instances: HTTP 200 .*"status":"READY"/],
     ['ovms', 'OpenVINO Model Server', /OpenVINO Model Server GET \/v2\/models\/m\/ready: HTTP 200/],
-    ['aphrodite', 'Aphrodite', /Aphrodite GET \/health: HTTP 200/]
+    ['aphrodite', 'Aphrodite', /Aphrodite GET \/health: HTTP 200/],
+    // `kt run`'s own lines, though its answers are SGLang's
+    ['ktransformers', 'KTransformers', /KTransformers GET \/health: HTTP 503/],
+    // its list says vLLM, its log and its /engines route the router: a generation is asked all the same
+    ['production-stack', 'vLLM production-stack router', /serving \[m\] — POST \/v1\/completions: HTTP 503/]
   ] as const)('%s: its log names it, and its own readiness is asked', async (engine, label, asked) => {
     const port = await freePort()
     const run = await runMeasured({

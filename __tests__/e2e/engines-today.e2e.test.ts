@@ -42,6 +42,8 @@ describe('known engines, as they print today', () => {
       expect(run.stdout).toContain(`engine: ${label} (from its log)`)
       // Ollama's log carries llama.cpp's own lines after its own: never taken for llama.cpp
       expect(run.stdout).not.toContain('engine: llama.cpp')
+      // nor its child llama-server's `listening on http://127.0.0.1:41233` for the port it serves on
+      expect(`${run.stdout}${run.stderr}${JSON.stringify(run.outputs)}`).not.toContain(':41233')
       const names = (JSON.parse(run.outputs.phases) as Array<{ name: string }>).map((p) => p.name)
       expect(names).toEqual(expect.arrayContaining(phases))
     },

@@ -11,6 +11,12 @@ export interface EngineRecord<Name extends string = string> {
   ownedBy?: string
   /** Words only its answers hold (a proxy's own refusals): the first answer holding them names the engine. */
   answerSignature?: RegExp
+  /** A response header only its answers carry (lowercase): the first answer holding it names the engine. */
+  answerHeader?: string
+  /** Its answers say this other engine (a router listing its backends' models as theirs), unless `ownRoute` tells. */
+  listsAs?: string
+  /** A route only it answers so: asked once an answer names `listsAs`, its answer tells this engine from that one. */
+  ownRoute?: { path: string; answers(json: unknown): boolean }
   modelLists: readonly ModelListShapeName[]
   /** Its own readiness routes, asked in order once the model is listed; `[]`: its model list tells readiness itself. */
   readiness: readonly ReadinessCheck[]

@@ -64,7 +64,9 @@ export const LOG_DETECTION_ORDER: readonly Engine[] = [
   'mistralrs',
   'xinference',
   'ovms',
-  'aphrodite'
+  'aphrodite',
+  'production-stack',
+  'ktransformers'
 ]
 
 export const engineInputName = (engine: Engine): string => ENGINES[engine].inputName ?? engine

@@ -36,11 +36,28 @@ export function engineOfModelList(json: unknown): Engine | undefined {
   return undefined
 }
 
-/** The engine an answer's own words name (Ray Serve's proxy refusals), before any list does; bounded text only. */
-export function engineOfAnswer(body: string): Engine | undefined {
+/**
+ * The engine an answer's own words (Ray Serve's proxy refusals) or own header (TensorRT-LLM's server state) name,
+ * before any list does; bounded text only.
+ */
+export function engineOfAnswer(body: string, headerNames: readonly string[] = []): Engine | undefined {
   const head = body.slice(0, 1000)
-  return ENGINE_RECORDS.find((r) => r.answerSignature?.test(head) === true)?.name
+  return ENGINE_RECORDS.find(
+    (r) =>
+      r.answerSignature?.test(head) === true || (r.answerHeader !== undefined && headerNames.includes(r.answerHeader))
+  )?.name
 }
+
+/** The engines that list as `named` and that a route of their own tells apart from it (asked in this order). */
+export function ownRoutesBehind(named: Engine): { engine: Engine; path: string; answers(json: unknown): boolean }[] {
+  return ENGINE_RECORDS.flatMap((r) =>
+    r.listsAs === named && r.ownRoute !== undefined ? [{ engine: r.name, ...r.ownRoute }] : []
+  )
+}
+
+/** The log's engine where the answers name the engine it lists as (they say SGLang, `kt run` started it): exacter. */
+export const exacterOf = (answered: Engine | undefined, fromLog: Engine | undefined): Engine | undefined =>
+  fromLog !== undefined && ENGINES[fromLog].listsAs === answered ? fromLog : (answered ?? fromLog)
 
 /** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
 export function stampOf(log: EngineLogLines, line: string): number | undefined {

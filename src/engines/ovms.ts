@@ -15,6 +15,8 @@ export const ovms: EngineRecord<'ovms'> = {
     // logStatus(): a model left LOADING with an error code other than OK failed to load
     fatal: [failure(/New status: \( "state": "LOADING", "error_code": "(?!OK")/)]
   },
+  // http_rest_api_handler.cpp parseModel: each entry of its list says `"owned_by": "OVMS"`
+  ownedBy: 'OVMS',
   // /v3/models, /v3/v1/models and /v1/models: {"data": […], "object": "list"}; KServe v2's model metadata too
   modelLists: ['openai', 'model-status'],
   readiness: [

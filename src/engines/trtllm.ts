@@ -12,6 +12,8 @@ export const trtllm: EngineRecord<'trtllm'> = {
     ranks: { joined: /rank(?<rank>\d+) run mgmn (?:leader|worker) node with mpi_world_size: (?<world>\d+)/ }
   },
   ownedBy: 'tensorrt_llm',
+  // the pending readiness.py's STARTING answers (503 on every route) carry it
+  answerHeader: 'x-trtllm-server-state',
   modelLists: ['openai'],
   // launch_server binds its socket and builds the engine before it listens: refused, like a dead server, while its
   // process lives (a pending change answers 503 with `x-trtllm-server-state: starting` instead; both are waited on).

@@ -9,14 +9,20 @@ export const vllm: EngineRecord<'vllm'> = {
   label: 'vLLM',
   log: {
     signature:
-      /\((?:APIServer|ApiServer_\d+|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine|Launching Rust frontend: /,
+      /\((?:APIServer(?:_DP\d+)?|ApiServer_\d+|DPSupervisor|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine|Launching Rust frontend: /,
     stamp:
       /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
     // `--api-server-count` API servers (the data-parallel size by default) share the port and each prints it: the
-    // first serves. The Rust frontend (VLLM_USE_RUST_FRONTEND=1) has no uvicorn: it says it starts its server.
-    ready: /Application startup complete|\] starting OpenAI server bind_address=/,
+    // first serves. The Rust frontend (VLLM_USE_RUST_FRONTEND=1) has no uvicorn: it says it starts its server. The
+    // data-parallel supervisor's own uvicorn says it before any child loads: not its line.
+    ready: /^(?!.*\(DPSupervisor pid=\d+\)).*Application startup complete|\] starting OpenAI server bind_address=/,
     phases: [
-      { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
+      // the data-parallel supervisor starts before it launches its children, which then load
+      {
+        phase: 'initializing',
+        start:
+          /non-default args:|vLLM API server version|Initializing a V1 LLM engine|Started DPSupervisor on|Launching vLLM DP Servers/
+      },
       {
         phase: 'initializing distributed',
         start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
@@ -48,7 +54,7 @@ export const vllm: EngineRecord<'vllm'> = {
       {
         phase: 'starting server',
         start:
-          /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server|Launching Rust frontend: |Started DPSupervisor on|Launching vLLM DP Servers/
+          /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server|Launching Rust frontend: /
       }
     ],
     fatal: [

@@ -27,6 +27,8 @@ export type ProbeResult =
       /** How long a 429 or 503 asks the client to wait, from its `Retry-After` header. */
       retryAfterMs?: number
       redirectedTo?: string
+      /** The response's header names, lowercase (no values): an engine's own header names it. */
+      headerNames?: readonly string[]
     }
   | {
       kind: 'error'
@@ -205,6 +207,7 @@ export function createHttpClient({
             body: text,
             json: parseJson(text),
             truncated,
+            headerNames: Object.keys(res.headers),
             ...((status === 429 || status === 503) && retryAfter !== undefined
               ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
               : {}),

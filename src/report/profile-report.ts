@@ -9,11 +9,13 @@ import { formatDuration } from '../runtime/clock.js'
 const s1 = (seconds: number): string => `${seconds.toFixed(1)}s`
 const about = (ms: number): string => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`)
 
+const NAMED_FROM = { log: 'from its log', models: 'from its model list', answers: 'from its answers' } as const
+
 /** What the startup profile read in the log, one line each: the engine, each new phase. */
 export function startupLines(events: readonly TrackerEvent[]): string[] {
   return events.map((e) =>
     e.type === 'engine'
-      ? `engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
+      ? `engine: ${engineLog(e.engine).label} (${NAMED_FROM[e.from]})`
       : phaseChangeText(e.name, e.previous)
   )
 }

@@ -76,6 +76,35 @@ export const SIMULATED_LOGS: Record<EngineName, SimulatedLog> = {
     ],
     fatal: [VLLM_OOM, '(Worker_TP0 pid=452) ERROR {T} [multiproc_executor.py:743] WorkerProc hit an exception.']
   },
+  // the supervisor's own uvicorn (up before any child), then each child's lines under its own prefix, each child's
+  // `Application startup complete.` as it comes up; the supervisor says nothing when all are healthy
+  'vllm-dp-supervisor': {
+    stamp: (at) => {
+      const p = parts(at)
+      return `${p.M}-${p.D} ${p.h}:${p.m}:${p.s}`
+    },
+    lines: [
+      [0, '(DPSupervisor pid=1) INFO:     Started server process [1]'],
+      [0, '(DPSupervisor pid=1) INFO:     Waiting for application startup.'],
+      [0, '(DPSupervisor pid=1) INFO:     Application startup complete.'],
+      [0, '(DPSupervisor pid=1) INFO:     Uvicorn running on http://0.0.0.0:9000 (Press CTRL+C to quit)'],
+      [0.001, '(DPSupervisor pid=1) INFO {T} [dp_supervisor.py:334] Started DPSupervisor on 0.0.0.0:9000'],
+      [0.002, '(DPSupervisor pid=1) INFO {T} [dp_supervisor.py:369] Launching vLLM DP Servers'],
+      [0.01, "(APIServer_DP0 pid=101) INFO {T} [utils.py:238] non-default args: {'model_tag': '{M}', 'model': '{M}'}"],
+      [0.01, "(APIServer_DP1 pid=102) INFO {T} [utils.py:238] non-default args: {'model_tag': '{M}', 'model': '{M}'}"],
+      [0.05, '(EngineCore_DP0 pid=201) INFO {T} [gpu_model_runner.py:4261] Starting to load model {M}...'],
+      [0.05, '(EngineCore_DP1 pid=202) INFO {T} [gpu_model_runner.py:4261] Starting to load model {M}...'],
+      [0.88, '(EngineCore_DP0 pid=201) INFO {T} [gpu_worker.py:424] Available KV cache memory: 43.27 GiB'],
+      [0.9, '(APIServer_DP0 pid=101) INFO {T} [api_server.py:602] Starting vLLM server on http://0.0.0.0:8000'],
+      [0.9, '(APIServer_DP0 pid=101) INFO:     Application startup complete.'],
+      [0.97, '(APIServer_DP1 pid=102) INFO {T} [api_server.py:602] Starting vLLM server on http://0.0.0.0:8001'],
+      [0.97, '(APIServer_DP1 pid=102) INFO:     Application startup complete.']
+    ],
+    fatal: [
+      VLLM_OOM.replace('Worker_TP0 pid=452', 'EngineCore_DP1 pid=202'),
+      '(EngineCore_DP1 pid=202) ERROR {T} [core.py:708] EngineCore failed to start.'
+    ]
+  },
   sglang: {
     stamp: (at) => {
       const p = parts(at)
@@ -189,10 +218,24 @@ export const SIMULATED_LOGS: Record<EngineName, SimulatedLog> = {
     lines: [[0, '{T}  INFO dynamo_llm::http::service::service_v2: Starting HTTP service on: 0.0.0.0:8000']],
     fatal: [TORCH_OOM]
   },
-  // trtllm-serve, Ray Serve and production-stack: no line of their own was read (uvicorn's, or none)
+  // trtllm-serve and Ray Serve: no line of their own was read (uvicorn's, or none)
   trtllm: NO_KNOWN_ENGINE,
   'ray-serve': NO_KNOWN_ENGINE,
-  'production-stack': NO_KNOWN_ENGINE,
+  // its own loggers' format (log.py build_format), then uvicorn's lines: none says a backend serves
+  'production-stack': {
+    stamp: (at) => {
+      const p = parts(at)
+      return `${p.Y}-${p.M}-${p.D} ${p.h}:${p.m}:${p.s},${p.ms}`
+    },
+    lines: [
+      [
+        0,
+        '[{T}] INFO: Initializing round-robin routing logic (routing_logic.py:681:vllm_router.routers.routing_logic)'
+      ],
+      ...NO_KNOWN_ENGINE.lines.map(([, line]): readonly [number, string] => [0, line])
+    ],
+    fatal: NO_KNOWN_ENGINE.fatal
+  },
   lmdeploy: {
     stamp: () => '',
     lines: [
@@ -239,9 +282,15 @@ export const SIMULATED_LOGS: Record<EngineName, SimulatedLog> = {
     ],
     fatal: [TORCH_OOM]
   },
-  // `kt run` execs SGLang's server: SGLang's lines
+  // `kt run` prints its configuration (run.py), then execs SGLang's server: SGLang's lines
   get ktransformers(): SimulatedLog {
-    return SIMULATED_LOGS.sglang
+    const { sglang } = SIMULATED_LOGS
+    const kt = [
+      '  CPU Threads (kt-cpuinfer): 60',
+      '  NUMA Nodes (kt-threadpool-count): 2',
+      'Launching server with command:'
+    ]
+    return { ...sglang, lines: [...kt.map((line): readonly [number, string] => [0, line]), ...sglang.lines] }
   }
 }
 

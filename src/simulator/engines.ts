@@ -142,6 +142,14 @@ export const SIMULATED_ENGINES = {
             : undefined,
     generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
   },
+  // vLLM's data-parallel supervisor (`--data-parallel-multi-port-external-lb`, dp_supervisor.py): its own port
+  // serves only /health, /ready and /readyz, an empty 503 until every child API server's /health says 200, then 200;
+  // the children serve on ports of their own.
+  'vllm-dp-supervisor': {
+    opensAt: 0,
+    reply: (path, phase) =>
+      path === '/health' || path === '/ready' || path === '/readyz' ? empty(phase === 'ready' ? 200 : 503) : undefined
+  },
   // SGLang opens the port for its warm-up request: /health says 503 while /v1/models already lists.
   sglang: {
     opensAt: 0.9,
@@ -533,7 +541,8 @@ export const SIMULATED_ENGINES = {
     reply(path, _phase, model) {
       if (path === '/health') return json({ status: 'healthy' })
       if (path === '/v1/models') return openAiList(model, 'vllm')
-      if (path === '/engines') return json([])
+      // static discovery's endpoints, whatever they do (main_router.py get_engine_instances)
+      if (path === '/engines') return json([{ engine_id: 'a1b2c3d4', serving_models: [model], created: CREATED }])
       return undefined
     },
     generate(path, phase, model, request, fails, share) {

@@ -65,7 +65,7 @@ export interface CurrentPhase {
 }
 
 export type TrackerEvent =
-  | { type: 'engine'; engine: Engine; from: 'log' | 'models' }
+  | { type: 'engine'; engine: Engine; from: 'log' | 'models' | 'answers' }
   | { type: 'phase'; name: string; at: number; previous?: PhaseTiming }
 
 export interface TrackerOptions {
@@ -119,7 +119,7 @@ export class PhaseTracker {
   }
 
   /** Names the engine (from the input or the model list) and reads again the lines that came before. */
-  setEngine(engine: Engine, from: 'log' | 'models' = 'models'): TrackerEvent[] {
+  setEngine(engine: Engine, from: 'log' | 'models' | 'answers' = 'models'): TrackerEvent[] {
     if (this.log !== undefined) return []
     this.log = engineLog(engine)
     this.markers = phaseMarkers(engine)

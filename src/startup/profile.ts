@@ -47,6 +47,11 @@ export class StartupProfile {
     return engine === undefined ? [] : this.say(this.tracker.setEngine(engine))
   }
 
+  /** An engine the endpoint's answers named otherwise (its own words, header or route), where the log has not. */
+  answered(engine: Engine): TrackerEvent[] {
+    return this.tracker.engine === undefined ? this.say(this.tracker.setEngine(engine, 'answers')) : []
+  }
+
   status(now: number, elapsedMs: number): StartupStatus | undefined {
     const phase = this.tracker.current(now)
     if (phase === undefined) {

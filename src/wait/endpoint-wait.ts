@@ -5,20 +5,24 @@ import {
   ACROSS_NODES_NEEDS_GENERATION,
   listsAsRouter,
   READY_NEEDS_GENERATION,
-  SERVES_ONE_MODEL
+  SERVES_ONE_MODEL,
+  serverBase
 } from '../engines/readiness.js'
 import { engineReadiness } from './engine-readiness.js'
-import { engineOfAnswer, engineOfModelList } from '../engines/log-markers.js'
+import { engineOfAnswer, engineOfModelList, exacterOf, ownRoutesBehind } from '../engines/log-markers.js'
 import { type Engine, ENGINES } from '../engines/index.js'
 import { loadRequest } from '../engines/load.js'
 import { loadAskedText, partialMatchText, wakeAskedText } from '../report/lifecycle-report.js'
-import { createHttpClient, createProber, type ProbeResult } from '../http/probe.js'
+import { createHttpClient, createProber, type HttpClient, type ProbeResult } from '../http/probe.js'
 import { eventLine, probeLine } from '../report/progress.js'
 import type { Target } from '../inputs/settings.js'
 import { waitForModel } from './loop.js'
 import { type Assessment, expectation } from '../facts/answer.js'
 import type { TargetOutcome } from '../facts/outcome.js'
 import type { EndpointPart, ServerWait } from './deps.js'
+
+/** A router answers its own route from memory, as it answers its list: a route that hangs is given up soon. */
+const OWN_ROUTE_MS = 2_000
 
 /** One endpoint's wait, its HTTP clients closed however it ends. */
 export async function waitForEndpoint(
@@ -50,25 +54,49 @@ export async function waitForEndpoint(
     const found = generationRoute(url)
     return found === undefined ? undefined : (implied ??= generatorFor(found))
   }
-  // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
-  // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
+  // The engine this endpoint's own answers name (`owned_by`, its words, its header). A fleet may mix engines: what
+  // one endpoint lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never
+  // answers).
   let listed: Engine | undefined
+  // for an engine that lists as the one named (the production-stack router as vLLM), its own route
+  let asker: HttpClient | undefined
   // llama.cpp's router mode loads other models when asked: its list may change (see SERVES_ONE_MODEL)
   let router = false
-  // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
+  // `engine`, else this endpoint's answers, else the server's log (one server: its log speaks for its endpoints);
+  // the log's where it names what the answers list as (KTransformers' answers are SGLang's)
   const engineOf = (): Engine | undefined =>
-    settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined)
+    settings.engine ?? exacterOf(listed, log !== undefined ? profile.engine : undefined)
+  // the first answer to name it names it for the startup phases too, when the log has not
+  const named = (engine: Engine, json: unknown): void => {
+    if (profile.engine !== undefined) return
+    const lines = engineOfModelList(json) === engine ? profile.models(json) : profile.answered(engine)
+    if (log !== undefined) server.sayStartup(lines)
+  }
+  // Asked once, within what is left of the time of the probe that named `answered` and at most OWN_ROUTE_MS: no
+  // answer costs that, once (the engine is then what the answers say). Not asked where the log has named it.
+  const ownRouteEngine = async (answered: Engine, timeoutMs: number, signal?: AbortSignal): Promise<Engine> => {
+    if (settings.engine !== undefined || (log !== undefined && profile.engine !== undefined)) return answered
+    for (const route of ownRoutesBehind(answered)) {
+      asker ??= createHttpClient(tls)
+      const at = new URL(`${serverBase(url)}${route.path}`)
+      const answer = await asker.send({ url: at, method: 'GET', headers: settings.headers }, timeoutMs, signal)
+      deps.debug?.(`${prefix}${at.pathname}: ${probeLine(answer)}`)
+      if (answer.kind === 'http' && route.answers(answer.json)) return route.engine
+    }
+    return answered
+  }
   const probe = async (timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> => {
+    const sentAt = clock.now()
     const result = await prober.probe(timeoutMs, signal)
     deps.debug?.(`${prefix}${probeLine(result)}`)
     // One look at each answer until its list names the engine (a list that never does is read once a probe)
     if (result.kind === 'http') router ||= listsAsRouter(result.json)
     if (result.kind === 'http' && listed === undefined) {
-      listed = engineOfModelList(result.json) ?? engineOfAnswer(result.body)
-      // and the first list to name it names it for the startup phases too, when the log has not
-      if (listed !== undefined && profile.engine === undefined) {
-        const lines = profile.models(result.json)
-        if (log !== undefined) server.sayStartup(lines)
+      const answered = engineOfModelList(result.json) ?? engineOfAnswer(result.body, result.headerNames)
+      if (answered !== undefined) {
+        const leftMs = Math.min(OWN_ROUTE_MS, timeoutMs - (clock.now() - sentAt))
+        listed = await ownRouteEngine(answered, Math.max(1, leftMs), signal)
+        named(listed, result.json)
       }
     }
     return result
@@ -141,7 +169,14 @@ export async function waitForEndpoint(
       deps.warn(`${prefix}${partialMatchText(settings.model, matched.modelId)}`, 'model-match')
     return { ...outcome, url, engine: engineOf() }
   } finally {
-    await Promise.all([prober.close(), generator?.close(), implied?.close(), readiness.close(), loader?.close()])
+    await Promise.all([
+      prober.close(),
+      generator?.close(),
+      implied?.close(),
+      readiness.close(),
+      loader?.close(),
+      asker?.close()
+    ])
   }
 }
 

@@ -1,7 +1,13 @@
 /** The readiness rules of the engines of 2026, as their sources word their answers (src/engines/<engine>.ts). */
 import { ENGINE_READINESS, readinessCheckUrl, saysReady, serverBase } from '../../../src/engines/readiness.js'
 import { readModelList } from '../../../src/engines/model-lists.js'
-import { engineOfAnswer, engineOfModelList } from '../../../src/engines/log-markers.js'
+import {
+  engineOfAnswer,
+  engineOfLine,
+  engineOfModelList,
+  exacterOf,
+  ownRoutesBehind
+} from '../../../src/engines/log-markers.js'
 import { PhaseTracker } from '../../../src/startup/phases.js'
 import { parseSettings } from '../../../src/inputs/parse-settings.js'
 import { physicalLines, readFixture } from '../../fixtures/log-fixture.mjs'
@@ -108,7 +114,8 @@ describe('their start-up logs, each built from its source (fixtures/logs/<engine
     'mistralrs-9e922623',
     'xinference-7ecec16b',
     'ovms-7e4df0c7',
-    'aphrodite-b42eeec2'
+    'aphrodite-b42eeec2',
+    'ktransformers-95009ea6'
   ])('%s names its engine and says it is ready, nothing fatal', (name) => {
     const tracker = new PhaseTracker()
     const { engine, writes } = readFixture(`${dir}${name}.log`)
@@ -116,6 +123,46 @@ describe('their start-up logs, each built from its source (fixtures/logs/<engine
     expect([tracker.engine, tracker.ready, tracker.fatal()]).toEqual([engine, true, undefined])
     expect(engine).toBe(name.split('-')[0])
   })
+})
+
+it("the production-stack router's log names it, and no line of it says ready: only a generation does", () => {
+  const tracker = new PhaseTracker()
+  const { engine, writes } = readFixture(
+    `${new URL('../../fixtures/logs/', import.meta.url).pathname}production-stack-a6c01db0.log`
+  )
+  for (const line of physicalLines(writes)) tracker.feed(line.text, line.at * 1000)
+  expect([engine, tracker.engine, tracker.ready, tracker.fatal()]).toEqual([
+    'production-stack',
+    'production-stack',
+    false,
+    undefined
+  ])
+  // its JSON log format names its logger too
+  expect(
+    engineOfLine(
+      '{"timestamp": "2026-07-08 10:12:01,118", "level": "INFO", "logger": "vllm_router.app", "message": "Initializing batch API"}'
+    )
+  ).toBe('production-stack')
+})
+
+it("the production-stack router lists as vLLM; its own /engines route tells it apart, vLLM's 404 does not", () => {
+  const behind = ownRoutesBehind('vllm')
+  expect(behind.map((r) => [r.engine, r.path])).toEqual([['production-stack', '/engines']])
+  const [route] = behind
+  expect(route.answers([{ engine_id: 'e1', serving_models: ['m'], created: 1767225600 }])).toBe(true)
+  expect(route.answers({ detail: 'Not Found' })).toBe(false)
+  expect(route.answers([])).toBe(false)
+  expect(route.answers([{ id: 'm' }])).toBe(false)
+  expect(ownRoutesBehind('sglang')).toEqual([])
+})
+
+it("the log's engine is taken over the answers' where it lists as what they name, else the answers'", () => {
+  expect(exacterOf('vllm', 'production-stack')).toBe('production-stack')
+  expect(exacterOf('sglang', 'ktransformers')).toBe('ktransformers')
+  expect(exacterOf('sglang', 'production-stack')).toBe('sglang')
+  expect(exacterOf('ollama', 'llamacpp')).toBe('ollama')
+  expect(exacterOf(undefined, 'ktransformers')).toBe('ktransformers')
+  expect(exacterOf('vllm', undefined)).toBe('vllm')
 })
 
 it("Ray Serve is recognised from its proxy's own refusals; other servers' words name nothing", () => {
@@ -126,6 +173,15 @@ it("Ray Serve is recognised from its proxy's own refusals; other servers' words 
   )
   expect(engineOfAnswer('{"detail":"Not Found"}')).toBeUndefined()
   expect(engineOfAnswer('Service Unavailable: No replicas are available yet. Retry later')).toBeUndefined()
+})
+
+it("TensorRT-LLM's x-trtllm-server-state header names it, whatever the body; OVMS's list its owned_by", () => {
+  const starting = '{"error":{"message":"Server is starting","type":"ServiceUnavailable","code":"starting"}}'
+  expect(engineOfAnswer(starting, ['content-type', 'x-trtllm-server-state', 'retry-after'])).toBe('trtllm')
+  expect(engineOfAnswer(starting, ['content-type', 'retry-after'])).toBeUndefined()
+  expect(
+    engineOfModelList({ data: [{ id: 'm', object: 'model', created: 0, owned_by: 'OVMS' }], object: 'list' })
+  ).toBe('ovms')
 })
 
 it('production-stack must be given a model list and a model its generation can name, else the input is refused', () => {

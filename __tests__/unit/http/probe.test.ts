@@ -26,11 +26,13 @@ function prober(url: string, headers: Record<string, string> = {}): Prober {
 }
 
 describe('probe against real local servers', () => {
-  it('reads status, content type and body, and sends the configured headers', async () => {
+  it("reads status, content type, body and the answer's header names, and sends the configured headers", async () => {
     let seen: Record<string, unknown> = {}
     const host = await serve((req, res) => {
       seen = req.headers
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[]}')
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'X-TRTLLM-Server-State': 'ready' })
+        .end('{"object":"list","data":[]}')
     })
     const result = await prober(`http://${host}/v1/models`, { authorization: 'Bearer sk-1' }).probe(2_000)
     expect(result).toEqual({
@@ -39,7 +41,8 @@ describe('probe against real local servers', () => {
       contentType: 'application/json',
       body: '{"object":"list","data":[]}',
       json: { object: 'list', data: [] },
-      truncated: false
+      truncated: false,
+      headerNames: expect.arrayContaining(['content-type', 'x-trtllm-server-state']) as unknown
     })
     expect(seen).toMatchObject({ authorization: 'Bearer sk-1', 'user-agent': 'wait-for-model' })
   })

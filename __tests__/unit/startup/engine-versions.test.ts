@@ -133,6 +133,24 @@ describe('Ollama: v0.25.0 (the llama runner) and v0.33.0-rc2 (llama-server) time
   })
 })
 
+describe("Ollama's llama-server runner: its child's own `listening on` line", () => {
+  it('names no other engine and is no ready line: Ollama is ready at `llama-server started in`, on its own port', () => {
+    const profile = new StartupProfile()
+    const seen: string[] = []
+    for (const l of physicalLines(readFixture(fixture('ollama-v0.33.0-rc2')).writes)) {
+      profile.line(l.text, l.at * 1000)
+      const child = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(l.text)
+      if (child === null) continue
+      // the child's ephemeral port, not Ollama's (`Listening on [::]:11434`)
+      seen.push(child[1])
+      expect([profile.engine, profile.readyLineSeen]).toEqual(['ollama', false])
+    }
+    expect(seen).toEqual(['41233'])
+    expect(profile.readyLineSeen).toBe(true)
+    expect(profile.readyLineTime()).toBeCloseTo(21_700, 0)
+  })
+})
+
 describe('vLLM of 2026: data-parallel API servers and the Rust frontend (vllm@00a5fdd2, PR #40848)', () => {
   it('two API servers (--api-server-count = the DP size): their own prefixes, ready at the first startup complete', () => {
     const tracker = replay('vllm-v0.26.0-dp2')
