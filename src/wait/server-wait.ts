@@ -81,6 +81,7 @@ export async function waitForServer(
       collector: createBodyCollector(),
       deps,
       ports,
+      portWatch: (url) => launched?.portWatch?.(url),
       log,
       profile,
       pace: new Map(),
