@@ -15,7 +15,7 @@ const missing = sshNodesMissing()
 const box = sandbox('wfm-remote-figures-')
 const maybe = missing === undefined ? describe : describe.skip
 if (missing !== undefined) it.skip(`remote figures: ${missing}`, () => undefined)
-const RUNS = 3
+const RUNS = 5
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 

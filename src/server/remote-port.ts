@@ -23,7 +23,9 @@ function listenedAddresses(address: '127.0.0.1' | '::1'): { v4: string[]; v6: st
 /**
  * The loop there: `0` while nothing listens on the port, `1` once something does (then it ends). Only the listening
  * lines are read (the kernel lists them first); shell builtins only, but for `sleep`. The gap between rounds grows
- * as the local watch's does, from a tenth of a second to a quarter; a `sleep` without fractions sleeps a second.
+ * as the local watch's does, a hundredth of the time the port has been closed, from 50 ms (half the local watch's
+ * least: the answer still has the connection to cross) to a quarter of a second, and further where rounds cost more
+ * than 5% of a core; a `sleep` without fractions sleeps a second.
  * Its parent is the connection's sshd: once that has gone, the loop ends too. No table to read: it says nothing.
  */
 export function remotePortScript(address: '127.0.0.1' | '::1', port: number): string {
@@ -35,7 +37,7 @@ export function remotePortScript(address: '127.0.0.1' | '::1', port: number): st
       : `[ $s = 1 ] || { read -r _; while read -r _ a _ st _; do [ "$st" = 0A ] || break; ` +
         `case $a in ${addresses.map((a) => `${a}:${hex}`).join('|')}) s=1; break;; esac; done; } < ${table} 2>/dev/null; `
   return (
-    '[ -r /proc/net/tcp ] || exit 0; P0=$PPID; was=; F=1; sleep 0.01 2>/dev/null || F=; ' +
+    '[ -r /proc/net/tcp ] || exit 0; P0=$PPID; was=; n=0; F=1; sleep 0.01 2>/dev/null || F=; ' +
     'read -r t0 _ < /proc/uptime 2>/dev/null || t0=0.0; t0=${t0%.*}${t0#*.}; ' +
     'while :; do s=0; ' +
     scan('/proc/net/tcp', v4) +
@@ -43,8 +45,11 @@ export function remotePortScript(address: '127.0.0.1' | '::1', port: number): st
     '[ "$s" = "$was" ] || { echo $s; was=$s; }; [ $s = 1 ] && exit 0; ' +
     'read -r l < /proc/$$/stat; l=${l##*) }; set -- $l; [ "$2" = "$P0" ] || exit 0; ' +
     'read -r t _ < /proc/uptime 2>/dev/null || t=0.0; t=${t%.*}${t#*.}; ' +
-    'g=$(( (t - t0) / 10 )); [ $g -ge 100 ] || g=100; [ $g -le 250 ] || g=250; ' +
-    'if [ -n "$F" ]; then sleep 0.$g; else sleep 1; fi; done'
+    'g=$(( (t - t0) / 10 )); [ $g -ge 50 ] || g=50; [ $g -le 250 ] || g=250; ' +
+    // its CPU time so far (its own and its sleeps', in ticks of 10 ms): rounds that cost more than 5% of a core
+    // are spaced further, up to a second (a host with thousands of listening sockets); a tick early on is not a trend
+    'n=$((n + 1)); b=$(( (${12} + ${13} + ${14} + ${15}) * 200 / (n + 4) )); [ $g -ge $b ] || g=$b; [ $g -le 999 ] || g=999; ' +
+    'if [ -z "$F" ]; then sleep 1; elif [ $g -lt 100 ]; then sleep 0.0$g; else sleep 0.$g; fi; done'
   )
 }
 

@@ -121,3 +121,29 @@ describe("a remote port's watch (the loop run there)", () => {
     expect(gone()).toBe(true)
   })
 })
+
+describe("a remote port's watch: its cost", () => {
+  it('rounds that cost more than 5% of a core are spaced further than a quarter of a second', async () => {
+    const bin = join(dir, 'costly')
+    const { mkdirSync } = await import('node:fs')
+    mkdirSync(bin, { recursive: true })
+    const asked = join(dir, 'asked')
+    writeFileSync(asked, '')
+    // a sleep that costs CPU time first (its time counts as the loop's, as a costly round's would)
+    writeFileSync(
+      join(bin, 'sleep'),
+      `#!/bin/sh\necho "$1" >> ${asked}\ni=0\nwhile [ $i -lt 30000 ]; do i=$((i + 1)); done\nexec /bin/sleep "$1"\n`
+    )
+    chmodSync(join(bin, 'sleep'), 0o755)
+    const port = await freePort()
+    const loop = runLoop(remotePortScript('127.0.0.1', port), { ...process.env, PATH: `${bin}:${process.env.PATH}` })
+    const gaps = (): number[] =>
+      readFileSync(asked, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map(Number)
+    await until(() => gaps().some((g) => g > 0.25), 15_000)
+    loop.child.kill()
+    expect(Math.max(...gaps())).toBeGreaterThan(0.25)
+  })
+})
