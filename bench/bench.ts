@@ -3,8 +3,8 @@
  * simulated startups, on this machine, with no network. Prints Markdown tables (copied into BENCHMARKS.md).
  *
  *   npm run bench -- [--runs 10] [--startup-runs 40] [--idle-seconds 120]
- *                    [--only lag,startup,idle,fleet,bounds,smoke,llamacpp,long]
- *                    [--long-runs 5] [--long-loads 2,30,300]
+ *                    [--only lag,startup,idle,fleet,bounds,smoke,llamacpp,long,remote]
+ *                    [--long-runs 5] [--long-loads 2,30,300] [--remote-runs 10]
  *                    [--fleet 200] [--bare-env] [--node PATH] [--smoke-runs 5]
  *                    [--llamacpp-args "-ngl 99"] [--llamacpp-model FILE] [--skip-tools "shell loop,wait-on"]
  *
@@ -16,6 +16,9 @@
  * `long`: the action with the URL alone against loads of 2 s, 30 s and 5 minutes in each shape a server can have
  * while it loads (refused, 503, its model listed while its readiness route says no, SGLang's warm-up), every run of
  * every shape of one load length at once (about 6 minutes in all).
+ *
+ * `remote`: the remote kind (`host`, over real sshd in a network namespace) beside the local kind (bench/remote.ts);
+ * not in the default set (it needs root, sshd and `ip netns`).
  *
  * `--skip-tools` leaves out the tools whose names contain one of these words (the lag rows of the shell loops,
  * which sleep 15 s, set each run's length; leaving them out re-measures the action's rows in a third of the time).
@@ -34,6 +37,7 @@ import { freePort, simulate } from '../src/simulator/server.js'
 import { runAction } from '../src/simulator/runner.js'
 import { boundsBench } from './bounds.js'
 import { llamacppBench } from './real-llamacpp.js'
+import { remoteBench } from './remote.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const action = join(root, 'dist', 'index.js')
@@ -58,6 +62,7 @@ const LONG_LOADS_S = arg('long-loads', '2,30,300').split(',').map(Number)
 const FLEET = Number(arg('fleet', '200'))
 const SMOKE_RUNS = Number(arg('smoke-runs', '5'))
 const NODE = arg('node', process.execPath)
+const REMOTE_RUNS = Number(arg('remote-runs', '10'))
 
 interface Tool {
   name: string
@@ -528,6 +533,7 @@ if (ONLY.includes('long')) await longLoads()
 if (ONLY.includes('fleet')) await fleet()
 if (ONLY.includes('bounds')) await boundsBench({ action, node: NODE, env: BASE_ENV, runs: Math.min(RUNS, 5) })
 if (ONLY.includes('smoke')) await smokeAccuracy()
+if (ONLY.includes('remote')) await remoteBench({ action, node: NODE, env: BASE_ENV, runs: REMOTE_RUNS })
 if (ONLY.includes('llamacpp')) {
   // a 1 GiB model: in the temporary directory, not beside the bench's small files
   const dir = mkdtempSync(join((await import('node:os')).tmpdir(), 'wait-for-model-llamacpp-'))

@@ -39,6 +39,9 @@ const naming = (text: string): number[] =>
     })
     .map(Number)
 
+/** The loop there that watches `port` (its script names the port as /proc/net/tcp prints it). */
+const portLoop = (port: number): number[] => naming(`0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`)
+
 /** Processes that carry `marker` in their environment: what the run left on the "remote" host. */
 const marked = (marker: string): number[] =>
   readdirSync('/proc')
@@ -121,7 +124,7 @@ maybe('a server on another host (host, over real sshd in a network namespace)', 
     // server is left running
     const remoteLog = /its log (\S+) there/.exec(run.stdout)?.[1] as string
     expect(remoteLog).toMatch(/model-server-/)
-    const ours = (): number[] => [...naming(remoteLog), ...naming(`/proc/${pid}/stat`)]
+    const ours = (): number[] => [...naming(remoteLog), ...naming(`/proc/${pid}/stat`), ...portLoop(port)]
     for (let i = 0; i < 20 && ours().length > 0; i++) await new Promise((r) => setTimeout(r, 100))
     expect(ours()).toEqual([])
     expect(marked(marker)).toContain(pid)
@@ -163,6 +166,9 @@ maybe('a server on another host (host, over real sshd in a network namespace)', 
     const crashAt = Number(readFileSync(began, 'utf8')) + 3_000
     expect(endedAt - crashAt).toBeLessThan(2_000 * stretch())
     expect(errors(run.stdout).join('\n')).toMatch(/is a known fatal vLLM line: .*OutOfMemoryError/)
+    // the watch of its port there, which never saw it listen, has ended with the connection
+    for (let i = 0; i < 30 && portLoop(port).length > 0; i++) await new Promise((r) => setTimeout(r, 100))
+    expect(portLoop(port)).toEqual([])
   })
 
   it('an unreachable host and a changed host key: one clear error naming the host, nothing started', async () => {

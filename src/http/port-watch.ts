@@ -12,6 +12,8 @@ export interface PortWatch {
   opened(signal: AbortSignal): Promise<void>
   /** Loopback: the watch sees what a connection would, so probes of a closed port can be spaced out. */
   local: boolean
+  /** Known closed now: a failed connection counts as refused (through a forward, which accepts whatever is there). */
+  closed?(): boolean
 }
 
 export const MIN_ROUND_MS = 100

@@ -1,7 +1,7 @@
 /** What the gate is given (a front end's callbacks, its clock), and what the endpoints of one server share. */
 import type { NoteKind } from '../report/annotation-titles.js'
 import type { LogFollower } from '../server/log-follower.js'
-import type { PortPoller } from '../http/port-watch.js'
+import type { PortPoller, PortWatch } from '../http/port-watch.js'
 import type { StartupProfile } from '../startup/profile.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Clock } from '../runtime/clock.js'
@@ -57,6 +57,8 @@ export interface ServerWait {
   collector: BodyCollector
   deps: Deps
   ports: PortPoller
+  /** The server's own watch of the port a URL (as probed) leads to, where the poller cannot see it (a forward's). */
+  portWatch?(url: URL): PortWatch | undefined
   log?: LogFollower
   profile: StartupProfile
   /** The engine's paced readiness routes (SGLang's /health), paced for all of the server's endpoints at once. */

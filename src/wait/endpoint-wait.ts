@@ -149,7 +149,7 @@ export async function waitForEndpoint(
         loadFailure: (timeoutMs, signal) => readiness.loadFailure(engineOf(), settings.model, timeoutMs, signal),
         deadGeneration: (answer) => readiness.deadAnswer(engineOf(), answer),
         halter,
-        portWatch: deps.once ? undefined : server.ports.watchFor(url),
+        portWatch: deps.once ? undefined : (server.portWatch?.(url) ?? server.ports.watchFor(url)),
         readyLine: server.readyLine,
         logLines: server.logLines,
         clock,

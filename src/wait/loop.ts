@@ -206,8 +206,8 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     notReadySentAt = sentAt
     if (opts.once) return finish(generationFailed ? 'generation-failed' : 'timeout')
 
-    const { refused } = probed
     const portWatch = deps.portWatch
+    const refused = probed.refused || (probed.failed && portWatch?.closed?.() === true)
     if (refused && portWatch?.local) {
       // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
       const spacing = Math.max(opts.intervalMs, opts.progressIntervalMs)
@@ -252,13 +252,22 @@ async function probeOnce(
   sentAt: number,
   budgetMs: number,
   signal: AbortSignal | undefined
-): Promise<{ assessment: Assessment; timedOut: boolean; refused: boolean; answered: boolean; retryAfterMs?: number }> {
+): Promise<{
+  assessment: Assessment
+  timedOut: boolean
+  refused: boolean
+  failed: boolean
+  answered: boolean
+  retryAfterMs?: number
+}> {
   const result = await deps.probe(budgetMs, signal)
   return {
     // a `match` regular expression runs within what is left of the probe's time, so a runaway pattern cannot pass the deadline
     assessment: assess(result, expect, sentAt + budgetMs - deps.clock.now()),
     timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
     refused: result.kind === 'error' && result.code === 'ECONNREFUSED',
+    // no answer, nor a wait cut short: what a connection to a port that nothing listens on gives through a forward
+    failed: result.kind === 'error' && result.code !== 'TIMEOUT' && result.code !== 'STOPPED',
     answered: result.kind === 'http',
     retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined
   }

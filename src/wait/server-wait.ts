@@ -86,6 +86,7 @@ export async function waitForServer(
       collector: createBodyCollector(),
       deps,
       ports,
+      portWatch: (url) => launched?.portWatch?.(url),
       log,
       profile,
       pace: new Map(),

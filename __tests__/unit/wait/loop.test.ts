@@ -233,6 +233,50 @@ describe('waitForModel', () => {
     ])
   })
 
+  it("through a forward (a remote host's port): a failed connection is a refused one while the watch there says closed, and its opening wakes the probe", async () => {
+    const clock = new FakeClock()
+    // the forward accepts, and the remote end's refusal closes the connection: no ECONNREFUSED here
+    const closedThere: ProbeResult = { kind: 'error', code: 'UND_ERR_SOCKET', message: 'other side closed' }
+    const s = server(clock, (t) => (t < 12_345 ? closedThere : listing('/shared/kimi-k2.5-int4')))
+    const sent: number[] = []
+    const portWatch = {
+      opened: (signal: AbortSignal) => clock.until(12_345, signal),
+      closed: () => clock.t < 12_345,
+      local: true
+    }
+    const outcome = await waitForModel(options({ probeGapMs: FIXED.probeGapMs }), {
+      probe: (ms) => (sent.push(clock.t), s.probe(ms)),
+      clock,
+      portWatch
+    })
+    expect(outcome.ready).toBe(true)
+    // seen as the watch says it opens, not a cheap probe's gap later; and few probes while it is closed
+    expect(outcome.elapsedMs - 12_345).toBeLessThanOrEqual(10)
+    expect(sent.length).toBeLessThanOrEqual(4)
+  })
+
+  it('through a forward, with no word from the watch (it ended, or says the port listens): the cheap pace, as before', async () => {
+    for (const closed of [undefined, () => false]) {
+      const clock = new FakeClock()
+      const closedThere: ProbeResult = { kind: 'error', code: 'UND_ERR_SOCKET', message: 'other side closed' }
+      const s = server(clock, (t) => (t < 12_345 ? closedThere : listing('/shared/kimi-k2.5-int4')))
+      let watched = 0
+      const portWatch = {
+        opened: () => (watched++, Promise.resolve()),
+        ...(closed === undefined ? {} : { closed }),
+        local: true
+      }
+      const outcome = await waitForModel(options({ probeGapMs: FIXED.probeGapMs }), {
+        probe: s.probe,
+        clock,
+        portWatch
+      })
+      expect(outcome.ready).toBe(true)
+      expect(watched).toBe(0)
+      expect(outcome.elapsedMs - 12_345).toBeLessThanOrEqual(FIXED.probeGapMs + 10)
+    }
+  })
+
   it('once the server answers HTTP, keeps to the interval whatever the port does', async () => {
     const clock = new FakeClock()
     const s = server(clock, (t) => (t < 1_000 ? http(503) : listing('kimi')))

@@ -3,6 +3,7 @@
  * or none (`noServer`); and the stop at job end (`savedServer`), from the entry the main step saved.
  */
 import type { LogFollower, LogLine } from '../../server/log-follower.js'
+import type { PortWatch } from '../../http/port-watch.js'
 import type { ServerProcess } from '../../server/process.js'
 import { type JobEnd, type StopDeps, stopAtJobEnd, stopContainerAtJobEnd } from '../../server/stop.js'
 import type { ServerEndState } from '../../server/job-end.js'
@@ -42,6 +43,8 @@ export interface LaunchedServer {
   release(): void
   /** Where an endpoint is asked, where not at its own URL (a remote loopback's, through a forwarded port). */
   probeUrl?(url: URL): URL
+  /** The watch of the port an endpoint (as probed) leads to, where the local one cannot see it (a forwarded port). */
+  portWatch?(url: URL): PortWatch | undefined
 }
 
 /** A server the main step saved for the job-end step to stop. */

@@ -18,6 +18,7 @@ import {
   watchRemote
 } from '../../server/remote.js'
 import { SSH_COMMAND_VARIABLE, SshHost } from '../../server/ssh.js'
+import { type RemotePortWatch, watchRemotePort } from '../../server/remote-port.js'
 import { gpuBusyText, gpuUnavailableText } from '../../report/lifecycle-report.js'
 import { gateLines } from '../../report/progress.js'
 import type { Server, Settings } from '../../inputs/settings.js'
@@ -147,6 +148,13 @@ function launched(
     host.close()
     throw new InputError(own.start !== undefined ? 'start' : 'pid', { problem: begun })
   }
+  // each forwarded port's own watch there: the forward accepts whether or not the server listens
+  const portWatches = new Map<string, RemotePortWatch>()
+  for (const [href, probed] of forwards) {
+    const url = new URL(href)
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
+    portWatches.set(probed.href, watchRemotePort(host, url.hostname === '[::1]' ? '::1' : '127.0.0.1', port))
+  }
   const remoteLog = begun.logPath === '' ? undefined : begun.logPath
   const localLog = remoteLog === undefined ? undefined : newLogFile(deps.env)
   const head: ServerProcess = watchRemote(
@@ -205,6 +213,7 @@ function launched(
         })
   }
   let log: LogFollower | undefined
+  let gpuMemory: Promise<number | undefined> | undefined
   const report = (): void => {
     if (settings.envReport.length === 0) return
     const environ = remoteEnviron(host, begun.pid)
@@ -224,10 +233,14 @@ function launched(
       if (own.start === undefined) report()
     },
     // the listeners are that host's: what answers through the forward is whoever holds the port on its loopback
-    whoAnswered: (results) => (settings.portCheck ? results.map((r) => answeredThere(r, host, begun.pid)) : results),
+    whoAnswered: (results) => {
+      // its GPU memory read there meanwhile: each ssh session costs the host's login shell start, once only
+      if (results.some((r) => r.ready)) gpuMemory ??= remoteGpuMemory(host, begun.pid, deps)
+      return settings.portCheck ? results.map((r) => answeredThere(r, host, begun.pid)) : results
+    },
     afterWait: async (ready, readyAt) => {
       if (ready && server.startedAt !== undefined) facts.startupMs = readyAt - server.startedAt
-      if (ready) facts.gpuMemoryMiB = await remoteGpuMemory(host, begun.pid, deps)
+      if (ready) facts.gpuMemoryMiB = await (gpuMemory ?? remoteGpuMemory(host, begun.pid, deps))
       if (ready && facts.nodes !== undefined) {
         const held = await Promise.all(nodes.map(({ node, started }) => remoteGpuMemory(node, started.pid, deps)))
         facts.nodes.forEach((n, i) => (n.gpuMemoryMiB = held[i]))
@@ -244,9 +257,11 @@ function launched(
     },
     release: () => {
       server.release()
+      portWatches.forEach((w) => w.release())
       ;[host, ...workerHosts].forEach((h) => h.close())
     },
-    probeUrl: (url) => forwards.get(url.href) ?? url
+    probeUrl: (url) => forwards.get(url.href) ?? url,
+    portWatch: (url) => portWatches.get(url.href)
   }
 }
 
