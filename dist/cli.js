@@ -16540,7 +16540,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5510);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2747);
 /* harmony import */ var _runtime_closed_pipes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2206);
 /* harmony import */ var _runtime_memory_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2502);
 /** The `wait-for-model` command: the same gate as the action, for shells, ssh sessions and scripts. */
@@ -16565,7 +16565,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5510:
+/***/ 2747:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17401,13 +17401,18 @@ const vllm = {
     name: 'vllm',
     label: 'vLLM',
     log: {
-        signature: /\((?:APIServer|ApiServer_\d+|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine|Launching Rust frontend: /,
+        signature: /\((?:APIServer(?:_DP\d+)?|ApiServer_\d+|DPSupervisor|EngineCore\w*|Worker\w*|VllmWorker\w*) pid=\d+\)|vLLM API server version|Initializing a V1 LLM engine|Launching Rust frontend: /,
         stamp: /\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d\d)-(?<D>\d\d) (?<h>\d\d):(?<m>\d\d):(?<s>\d\d)(?:\.(?<f>\d+))? \[/,
         // `--api-server-count` API servers (the data-parallel size by default) share the port and each prints it: the
-        // first serves. The Rust frontend (VLLM_USE_RUST_FRONTEND=1) has no uvicorn: it says it starts its server.
-        ready: /Application startup complete|\] starting OpenAI server bind_address=/,
+        // first serves. The Rust frontend (VLLM_USE_RUST_FRONTEND=1) has no uvicorn: it says it starts its server. The
+        // data-parallel supervisor's own uvicorn says it before any child loads: not its line.
+        ready: /^(?!.*\(DPSupervisor pid=\d+\)).*Application startup complete|\] starting OpenAI server bind_address=/,
         phases: [
-            { phase: 'initializing', start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine/ },
+            // the data-parallel supervisor starts before it launches its children, which then load
+            {
+                phase: 'initializing',
+                start: /non-default args:|vLLM API server version|Initializing a V1 LLM engine|Started DPSupervisor on|Launching vLLM DP Servers/
+            },
             {
                 phase: 'initializing distributed',
                 start: /world_size=\d+ rank=\d+ local_rank=\d+ distributed_init_method=/
@@ -17438,7 +17443,7 @@ const vllm = {
             },
             {
                 phase: 'starting server',
-                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server|Launching Rust frontend: |Started DPSupervisor on|Launching vLLM DP Servers/
+                start: /init engine \(profile, create kv cache, warmup model\) took|Supported tasks:|Starting vLLM (?:API )?server|Launching Rust frontend: /
             }
         ],
         fatal: [
@@ -17569,6 +17574,8 @@ const trtllm = {
         ranks: { joined: /rank(?<rank>\d+) run mgmn (?:leader|worker) node with mpi_world_size: (?<world>\d+)/ }
     },
     ownedBy: 'tensorrt_llm',
+    // the pending readiness.py's STARTING answers (503 on every route) carry it
+    answerHeader: 'x-trtllm-server-state',
     modelLists: ['openai'],
     // launch_server binds its socket and builds the engine before it listens: refused, like a dead server, while its
     // process lives (a pending change answers 503 with `x-trtllm-server-state: starting` instead; both are waited on).
@@ -17725,6 +17732,8 @@ const ovms = {
         // logStatus(): a model left LOADING with an error code other than OK failed to load
         fatal: [failure(/New status: \( "state": "LOADING", "error_code": "(?!OK")/)]
     },
+    // http_rest_api_handler.cpp parseModel: each entry of its list says `"owned_by": "OVMS"`
+    ownedBy: 'OVMS',
     // /v3/models, /v3/v1/models and /v1/models: {"data": [\u2026], "object": "list"}; KServe v2's model metadata too
     modelLists: ['openai', 'model-status'],
     readiness: [
@@ -17777,11 +17786,29 @@ const rayServe = {
 ;// CONCATENATED MODULE: ./src/engines/production-stack.ts
 /** vLLM's production-stack router: its list and /health are its own, whatever its backends do. */
 
+const isObject = (v) => typeof v === 'object' && v !== null;
 const productionStack = {
     name: 'production-stack',
     label: 'vLLM production-stack router',
-    // uvicorn's lines only
-    log: UNKNOWN_LOG,
+    log: {
+        // its own loggers' format, `[time] LEVEL: message (file.py:line:vllm_router.module)` (log.py build_format; as
+        // JSON, `"logger": "vllm_router.\u2026"`), and the routing logic it always says it starts
+        signature: /\(\w+\.py:\d+:vllm_router\.[\w.]+\)|"logger": "vllm_router\.|Initializing (?:round-robin|session-based|kvaware|prefix-aware|disaggregated prefill(?: orchestrated)?) routing logic/,
+        // the router's own start says nothing of its backends: only a generation does
+        ready: NO_LINE,
+        phases: [],
+        // no fatal line of its own was read
+        fatal: UNKNOWN_LOG.fatal
+    },
+    // its entries say vLLM's `owned_by` (protocols.py ModelCard; static discovery's ModelInfo); its /engines route,
+    // a list of `{engine_id, serving_models, created}`, is its own (vLLM answers 404)
+    listsAs: 'vllm',
+    ownRoute: {
+        path: '/engines',
+        answers: (json) => Array.isArray(json) &&
+            json.length > 0 &&
+            json.every((e) => isObject(e) && 'engine_id' in e && Array.isArray(e.serving_models))
+    },
     modelLists: ['openai'],
     // /health is 200 once its discovery and scraper threads run; in static discovery /v1/models lists the configured
     // models without asking any backend: only a generation routed to a backend proves the model serves
@@ -17792,7 +17819,11 @@ const productionStack = {
     stream: 'openai',
     sources: [
         'vllm-project/production-stack@a6c01db0:src/vllm_router/routers/main_router.py (/health: the router only)',
-        'vllm-project/production-stack@a6c01db0:src/vllm_router/service_discovery.py (static: models listed without the backend)'
+        'vllm-project/production-stack@a6c01db0:src/vllm_router/service_discovery.py (static: models listed without the backend)',
+        'vllm-project/production-stack@a6c01db0:src/vllm_router/routers/main_router.py (/engines: engine_id, serving_models)',
+        'vllm-project/production-stack@a6c01db0:src/vllm_router/protocols.py (ModelCard owned_by "vllm")',
+        'vllm-project/production-stack@a6c01db0:src/vllm_router/log.py (build_format, JsonFormatter)',
+        'vllm-project/production-stack@a6c01db0:src/vllm_router/routers/routing_logic.py (`Initializing \u2026 routing logic`)'
     ]
 };
 
@@ -17833,19 +17864,19 @@ const aphrodite = {
 };
 
 ;// CONCATENATED MODULE: ./src/engines/ktransformers.ts
-/** KTransformers: `kt run` execs SGLang's server, so it answers and prints as SGLang does. */
-
 
 const ktransformers = {
     ...sglang,
     name: 'ktransformers',
     label: 'KTransformers',
-    // its lines are SGLang's, which name SGLang (the same readiness): none is its own
-    log: UNKNOWN_LOG,
+    // `kt run` prints its configuration before it starts SGLang, whose lines follow; its answers are SGLang's
+    log: { ...sglang.log, signature: /CPU Threads \(kt-cpuinfer\):|NUMA Nodes \(kt-threadpool-count\):/ },
     ownedBy: undefined,
+    listsAs: 'sglang',
     sources: [
         'kvcache-ai/ktransformers@95009ea6:kt-kernel/python/cli/commands/run.py (L636: launches sglang.launch_server)',
         'kvcache-ai/ktransformers@95009ea6:README.md ("Integrating into SGLang")',
+        'kvcache-ai/ktransformers@95009ea6:kt-kernel/python/cli/commands/run.py (`CPU Threads (kt-cpuinfer):`, `NUMA Nodes (kt-threadpool-count):`)',
         ...sglang.sources
     ]
 };
@@ -17908,7 +17939,9 @@ const LOG_DETECTION_ORDER = [
     'mistralrs',
     'xinference',
     'ovms',
-    'aphrodite'
+    'aphrodite',
+    'production-stack',
+    'ktransformers'
 ];
 const engineInputName = (engine) => ENGINES[engine].inputName ?? engine;
 
@@ -18359,6 +18392,7 @@ function createHttpClient({ caCert, insecureTls, secrets = [], collector = (0,me
                         body: text,
                         json: parseJson(text),
                         truncated,
+                        headerNames: Object.keys(res.headers),
                         ...((status === 429 || status === 503) && retryAfter !== undefined
                             ? { retryAfterMs: parseRetryAfter(retryAfter, Date.now()) }
                             : {}),
@@ -20048,11 +20082,20 @@ function engineOfModelList(json) {
     }
     return undefined;
 }
-/** The engine an answer's own words name (Ray Serve's proxy refusals), before any list does; bounded text only. */
-function engineOfAnswer(body) {
+/**
+ * The engine an answer's own words (Ray Serve's proxy refusals) or own header (TensorRT-LLM's server state) name,
+ * before any list does; bounded text only.
+ */
+function engineOfAnswer(body, headerNames = []) {
     const head = body.slice(0, 1000);
-    return ENGINE_RECORDS.find((r) => r.answerSignature?.test(head) === true)?.name;
+    return ENGINE_RECORDS.find((r) => r.answerSignature?.test(head) === true || (r.answerHeader !== undefined && headerNames.includes(r.answerHeader)))?.name;
 }
+/** The engines that list as `named` and that a route of their own tells apart from it (asked in this order). */
+function ownRoutesBehind(named) {
+    return ENGINE_RECORDS.flatMap((r) => r.listsAs === named && r.ownRoute !== undefined ? [{ engine: r.name, ...r.ownRoute }] : []);
+}
+/** The log's engine where the answers name the engine it lists as (they say SGLang, `kt run` started it): exacter. */
+const exacterOf = (answered, fromLog) => fromLog !== undefined && ENGINES[fromLog].listsAs === answered ? fromLog : (answered ?? fromLog);
 /** The engine's stamp in a line, as milliseconds on the stamp's own scale. */
 function stampOf(log, line) {
     const g = log.stamp?.exec(line)?.groups;
@@ -20356,6 +20399,10 @@ class StartupProfile {
         const engine = this.tracker.engine === undefined ? engineOfModelList(json) : undefined;
         return engine === undefined ? [] : this.say(this.tracker.setEngine(engine));
     }
+    /** An engine the endpoint's answers named otherwise (its own words, header or route), where the log has not. */
+    answered(engine) {
+        return this.tracker.engine === undefined ? this.say(this.tracker.setEngine(engine, 'answers')) : [];
+    }
     status(now, elapsedMs) {
         const phase = this.tracker.current(now);
         if (phase === undefined) {
@@ -20396,10 +20443,11 @@ class StartupProfile {
 
 const profile_report_s1 = (seconds) => `${seconds.toFixed(1)}s`;
 const about = (ms) => (ms < 1000 ? 'almost done' : `about ${formatDuration(ms)} left`);
+const NAMED_FROM = { log: 'from its log', models: 'from its model list', answers: 'from its answers' };
 /** What the startup profile read in the log, one line each: the engine, each new phase. */
 function startupLines(events) {
     return events.map((e) => e.type === 'engine'
-        ? `engine: ${engineLog(e.engine).label} (${e.from === 'log' ? 'from its log' : 'from its model list'})`
+        ? `engine: ${engineLog(e.engine).label} (${NAMED_FROM[e.from]})`
         : phaseChangeText(e.name, e.previous));
 }
 /** Where the startup is, for a still-waiting line; undefined while neither a phase nor earlier runs tell. */
@@ -21503,7 +21551,7 @@ function lockIsStale(lock) {
 const frames_MAX_LINE_BYTES = 64 * 1024;
 /** Far above any answer of a few thousand tokens, each event with its JSON around it. */
 const MAX_STREAM_BYTES = 8 * 1024 * 1024;
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const frames_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 class FrameReader {
     framing;
     partial = [];
@@ -21566,7 +21614,7 @@ class FrameReader {
         if (text.startsWith('error:')) {
             const said = text.slice(text[6] === ' ' ? 7 : 6);
             const json = parseJson(said);
-            return [{ kind: 'event', json: { error: isObject(json) ? (json.error ?? json) : said || 'error' } }];
+            return [{ kind: 'event', json: { error: frames_isObject(json) ? (json.error ?? json) : said || 'error' } }];
         }
         // `data:value` and `data: value` alike (TGI writes the first); comments (`:`) and other fields are skipped
         if (!text.startsWith('data:'))
@@ -21582,7 +21630,7 @@ class FrameReader {
 /** An event that is not a JSON object (a keep-alive, a stray word) carries nothing: it is skipped. */
 function toFrame(text) {
     const json = parseJson(text);
-    return isObject(json) ? [{ kind: 'event', json }] : [];
+    return frames_isObject(json) ? [{ kind: 'event', json }] : [];
 }
 
 ;// CONCATENATED MODULE: ./src/report/smoke-report.ts
@@ -22866,8 +22914,8 @@ async function waitForModel(opts, deps) {
         notReadySentAt = sentAt;
         if (opts.once)
             return finish(generationFailed ? 'generation-failed' : 'timeout');
-        const { refused } = probed;
         const portWatch = deps.portWatch;
+        const refused = probed.refused || (probed.failed && portWatch?.closed?.() === true);
         if (refused && portWatch?.local) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
             const spacing = Math.max(opts.intervalMs, opts.progressIntervalMs);
@@ -22912,6 +22960,8 @@ async function probeOnce(deps, expect, sentAt, budgetMs, signal) {
         assessment: assess(result, expect, sentAt + budgetMs - deps.clock.now()),
         timedOut: result.kind === 'error' && result.code === 'TIMEOUT',
         refused: result.kind === 'error' && result.code === 'ECONNREFUSED',
+        // no answer, nor a wait cut short: what a connection to a port that nothing listens on gives through a forward
+        failed: result.kind === 'error' && result.code !== 'TIMEOUT' && result.code !== 'STOPPED',
         answered: result.kind === 'http',
         retryAfterMs: result.kind === 'http' ? result.retryAfterMs : undefined
     };
@@ -22964,6 +23014,8 @@ function withGeneration(listed, check) {
 
 
 
+/** A router answers its own route from memory, as it answers its list: a route that hangs is given up soon. */
+const OWN_ROUTE_MS = 2_000;
 /** One endpoint's wait, its HTTP clients closed however it ends. */
 async function waitForEndpoint({ url, generation }, server, { halter, prefix, settled }) {
     const { settings, deps, log, profile } = server;
@@ -22991,26 +23043,53 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
         const found = generationRoute(url);
         return found === undefined ? undefined : (implied ??= generatorFor(found));
     };
-    // The engine this endpoint's own model list names (`owned_by`). A fleet may mix engines: what one endpoint
-    // lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never answers).
+    // The engine this endpoint's own answers name (`owned_by`, its words, its header). A fleet may mix engines: what
+    // one endpoint lists must not choose another's readiness route (SGLang's /health asked of an Ollama server never
+    // answers).
     let listed;
+    // for an engine that lists as the one named (the production-stack router as vLLM), its own route
+    let asker;
     // llama.cpp's router mode loads other models when asked: its list may change (see SERVES_ONE_MODEL)
     let router = false;
-    // `engine`, else this endpoint's list, else the server's log (one server: its log speaks for its endpoints)
-    const engineOf = () => settings.engine ?? listed ?? (log !== undefined ? profile.engine : undefined);
+    // `engine`, else this endpoint's answers, else the server's log (one server: its log speaks for its endpoints);
+    // the log's where it names what the answers list as (KTransformers' answers are SGLang's)
+    const engineOf = () => settings.engine ?? exacterOf(listed, log !== undefined ? profile.engine : undefined);
+    // the first answer to name it names it for the startup phases too, when the log has not
+    const named = (engine, json) => {
+        if (profile.engine !== undefined)
+            return;
+        const lines = engineOfModelList(json) === engine ? profile.models(json) : profile.answered(engine);
+        if (log !== undefined)
+            server.sayStartup(lines);
+    };
+    // Asked once, within what is left of the time of the probe that named `answered` and at most OWN_ROUTE_MS: no
+    // answer costs that, once (the engine is then what the answers say). Not asked where the log has named it.
+    const ownRouteEngine = async (answered, timeoutMs, signal) => {
+        if (settings.engine !== undefined || (log !== undefined && profile.engine !== undefined))
+            return answered;
+        for (const route of ownRoutesBehind(answered)) {
+            asker ??= createHttpClient(tls);
+            const at = new URL(`${serverBase(url)}${route.path}`);
+            const answer = await asker.send({ url: at, method: 'GET', headers: settings.headers }, timeoutMs, signal);
+            deps.debug?.(`${prefix}${at.pathname}: ${probeLine(answer)}`);
+            if (answer.kind === 'http' && route.answers(answer.json))
+                return route.engine;
+        }
+        return answered;
+    };
     const probe = async (timeoutMs, signal) => {
+        const sentAt = clock.now();
         const result = await prober.probe(timeoutMs, signal);
         deps.debug?.(`${prefix}${probeLine(result)}`);
         // One look at each answer until its list names the engine (a list that never does is read once a probe)
         if (result.kind === 'http')
             router ||= listsAsRouter(result.json);
         if (result.kind === 'http' && listed === undefined) {
-            listed = engineOfModelList(result.json) ?? engineOfAnswer(result.body);
-            // and the first list to name it names it for the startup phases too, when the log has not
-            if (listed !== undefined && profile.engine === undefined) {
-                const lines = profile.models(result.json);
-                if (log !== undefined)
-                    server.sayStartup(lines);
+            const answered = engineOfModelList(result.json) ?? engineOfAnswer(result.body, result.headerNames);
+            if (answered !== undefined) {
+                const leftMs = Math.min(OWN_ROUTE_MS, timeoutMs - (clock.now() - sentAt));
+                listed = await ownRouteEngine(answered, Math.max(1, leftMs), signal);
+                named(listed, result.json);
             }
         }
         return result;
@@ -23056,7 +23135,7 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
             loadFailure: (timeoutMs, signal) => readiness.loadFailure(engineOf(), settings.model, timeoutMs, signal),
             deadGeneration: (answer) => readiness.deadAnswer(engineOf(), answer),
             halter,
-            portWatch: deps.once ? undefined : server.ports.watchFor(url),
+            portWatch: deps.once ? undefined : (server.portWatch?.(url) ?? server.ports.watchFor(url)),
             readyLine: server.readyLine,
             logLines: server.logLines,
             clock,
@@ -23078,7 +23157,14 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
         return { ...outcome, url, engine: engineOf() };
     }
     finally {
-        await Promise.all([prober.close(), generator?.close(), implied?.close(), readiness.close(), loader?.close()]);
+        await Promise.all([
+            prober.close(),
+            generator?.close(),
+            implied?.close(),
+            readiness.close(),
+            loader?.close(),
+            asker?.close()
+        ]);
     }
 }
 /**
@@ -24422,6 +24508,7 @@ async function waitForServer(kind, server, settings, deps, member) {
             collector: (0,memory/* createBodyCollector */.M)(),
             deps,
             ports,
+            portWatch: (url) => launched?.portWatch?.(url),
             log,
             profile,
             pace: new Map(),
@@ -26540,11 +26627,100 @@ function remotePortHolders(host, port, pid) {
     return { holders, ours: holders.some((h) => descends(h.pid)) };
 }
 
+;// CONCATENATED MODULE: ./src/server/remote-port.ts
+
+/** The local addresses (as /proc/net/tcp{,6} print them) that a connection to `address` on that host reaches. */
+function listenedAddresses(address) {
+    const any6 = '00000000000000000000000000000000';
+    return address === '::1'
+        ? { v4: [], v6: ['00000000000000000000000001000000', any6] }
+        : { v4: ['0100007F', '00000000'], v6: [any6, '0000000000000000FFFF00000100007F'] };
+}
+/**
+ * The loop there: `0` while nothing listens on the port, `1` once something does (then it ends). Only the listening
+ * lines are read (the kernel lists them first); shell builtins only, but for `sleep`. The gap between rounds grows
+ * as the local watch's does, a hundredth of the time the port has been closed, from 50 ms (half the local watch's
+ * least: the answer still has the connection to cross) to a quarter of a second, and further where rounds cost more
+ * than 5% of a core; a `sleep` without fractions sleeps a second.
+ * Its parent is the connection's sshd: once that has gone, the loop ends too. No table to read: it says nothing.
+ */
+function remotePortScript(address, port) {
+    const hex = port.toString(16).toUpperCase().padStart(4, '0');
+    const { v4, v6 } = listenedAddresses(address);
+    const scan = (table, addresses) => addresses.length === 0
+        ? ''
+        : `[ $s = 1 ] || { read -r _; while read -r _ a _ st _; do [ "$st" = 0A ] || break; ` +
+            `case $a in ${addresses.map((a) => `${a}:${hex}`).join('|')}) s=1; break;; esac; done; } < ${table} 2>/dev/null; `;
+    return ('[ -r /proc/net/tcp ] || exit 0; P0=$PPID; was=; n=0; F=1; sleep 0.01 2>/dev/null || F=; ' +
+        'read -r t0 _ < /proc/uptime 2>/dev/null || t0=0.0; t0=${t0%.*}${t0#*.}; ' +
+        'while :; do s=0; ' +
+        scan('/proc/net/tcp', v4) +
+        scan('/proc/net/tcp6', v6) +
+        '[ "$s" = "$was" ] || { echo $s; was=$s; }; [ $s = 1 ] && exit 0; ' +
+        'read -r l < /proc/$$/stat; l=${l##*) }; set -- $l; [ "$2" = "$P0" ] || exit 0; ' +
+        'read -r t _ < /proc/uptime 2>/dev/null || t=0.0; t=${t%.*}${t#*.}; ' +
+        'g=$(( (t - t0) / 10 )); [ $g -ge 50 ] || g=50; [ $g -le 250 ] || g=250; ' +
+        // its CPU time so far (its own and its sleeps', in ticks of 10 ms): rounds that cost more than 5% of a core
+        // are spaced further, up to a second (a host with thousands of listening sockets); a tick early on is not a trend
+        'n=$((n + 1)); b=$(( (${12} + ${13} + ${14} + ${15}) * 200 / (n + 4) )); [ $g -ge $b ] || g=$b; [ $g -le 999 ] || g=999; ' +
+        'if [ -z "$F" ]; then sleep 1; elif [ $g -lt 100 ]; then sleep 0.0$g; else sleep 0.$g; fi; done');
+}
+/**
+ * Watches `port` on the host's loopback `address`. `closed()` is true only while the loop there has said that
+ * nothing listens: a failed connection through the forward then is a refused one. `opened` resolves once it listens,
+ * or once the watch has ended without saying so (what it would have said is unknown: the probes go on as before).
+ */
+function watchRemotePort(host, address, port) {
+    let state = 'unknown';
+    const waiting = new Set();
+    const settle = (next) => {
+        if (state === 'ended' || state === next)
+            return;
+        state = next;
+        if (next === 'closed')
+            return;
+        for (const wake of [...waiting])
+            wake();
+    };
+    const child = host.spawn(`sh -c ${shellQuoted(remotePortScript(address, port))}`, 'pipe');
+    let said = '';
+    child.stdout?.on('data', (d) => {
+        said += d.toString('latin1');
+        const lines = said.split('\n');
+        said = lines.pop() ?? '';
+        for (const line of lines)
+            settle(line === '1' ? 'listening' : line === '0' ? 'closed' : state);
+    });
+    // once it listens the loop ends: what follows is known already; any other end leaves the state unknown
+    child.once('close', () => settle(state === 'listening' ? 'listening' : 'ended'));
+    child.once('error', () => settle('ended'));
+    return {
+        local: true,
+        closed: () => state === 'closed',
+        opened: (signal) => new Promise((resolve) => {
+            if (state === 'listening' || state === 'ended' || signal.aborted)
+                return resolve();
+            const wake = () => {
+                waiting.delete(wake);
+                signal.removeEventListener('abort', wake);
+                resolve();
+            };
+            waiting.add(wake);
+            signal.addEventListener('abort', wake, { once: true });
+        }),
+        release: () => {
+            settle('ended');
+            child.kill('SIGTERM');
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/wait/servers/remote.ts
 /**
  * The server as a process on another host (`host`): what the process kind does, done there over one OpenSSH
  * connection; a URL on that host's loopback is asked through a port forwarded over it.
  */
+
 
 
 
@@ -26660,6 +26836,13 @@ function remote_launched(own, settings, host, forwards, deps, workerHosts = []) 
         host.close();
         throw new InputError(own.start !== undefined ? 'start' : 'pid', { problem: begun });
     }
+    // each forwarded port's own watch there: the forward accepts whether or not the server listens
+    const portWatches = new Map();
+    for (const [href, probed] of forwards) {
+        const url = new URL(href);
+        const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+        portWatches.set(probed.href, watchRemotePort(host, url.hostname === '[::1]' ? '::1' : '127.0.0.1', port));
+    }
     const remoteLog = begun.logPath === '' ? undefined : begun.logPath;
     const localLog = remoteLog === undefined ? undefined : newLogFile(deps.env);
     const head = watchRemote(host, { ...begun, logPath: remoteLog }, localLog, own.start ? startedAt : undefined);
@@ -26708,6 +26891,7 @@ function remote_launched(own, settings, host, forwards, deps, workerHosts = []) 
             })
     };
     let log;
+    let gpuMemory;
     const report = () => {
         if (settings.envReport.length === 0)
             return;
@@ -26729,12 +26913,17 @@ function remote_launched(own, settings, host, forwards, deps, workerHosts = []) 
                 report();
         },
         // the listeners are that host's: what answers through the forward is whoever holds the port on its loopback
-        whoAnswered: (results) => (settings.portCheck ? results.map((r) => answeredThere(r, host, begun.pid)) : results),
+        whoAnswered: (results) => {
+            // its GPU memory read there meanwhile: each ssh session costs the host's login shell start, once only
+            if (results.some((r) => r.ready))
+                gpuMemory ??= remoteGpuMemory(host, begun.pid, deps);
+            return settings.portCheck ? results.map((r) => answeredThere(r, host, begun.pid)) : results;
+        },
         afterWait: async (ready, readyAt) => {
             if (ready && server.startedAt !== undefined)
                 facts.startupMs = readyAt - server.startedAt;
             if (ready)
-                facts.gpuMemoryMiB = await remoteGpuMemory(host, begun.pid, deps);
+                facts.gpuMemoryMiB = await (gpuMemory ?? remoteGpuMemory(host, begun.pid, deps));
             if (ready && facts.nodes !== undefined) {
                 const held = await Promise.all(nodes.map(({ node, started }) => remoteGpuMemory(node, started.pid, deps)));
                 facts.nodes.forEach((n, i) => (n.gpuMemoryMiB = held[i]));
@@ -26751,9 +26940,11 @@ function remote_launched(own, settings, host, forwards, deps, workerHosts = []) 
         },
         release: () => {
             server.release();
+            portWatches.forEach((w) => w.release());
             [host, ...workerHosts].forEach((h) => h.close());
         },
-        probeUrl: (url) => forwards.get(url.href) ?? url
+        probeUrl: (url) => forwards.get(url.href) ?? url,
+        portWatch: (url) => portWatches.get(url.href)
     };
 }
 /**
@@ -27950,6 +28141,13 @@ const SIMULATED_ENGINES = {
                     : undefined,
         generate: openAiGenerate(VLLM_DEAD, vllmUnknown)
     },
+    // vLLM's data-parallel supervisor (`--data-parallel-multi-port-external-lb`, dp_supervisor.py): its own port
+    // serves only /health, /ready and /readyz, an empty 503 until every child API server's /health says 200, then 200;
+    // the children serve on ports of their own.
+    'vllm-dp-supervisor': {
+        opensAt: 0,
+        reply: (path, phase) => path === '/health' || path === '/ready' || path === '/readyz' ? empty(phase === 'ready' ? 200 : 503) : undefined
+    },
     // SGLang opens the port for its warm-up request: /health says 503 while /v1/models already lists.
     sglang: {
         opensAt: 0.9,
@@ -28387,8 +28585,9 @@ const SIMULATED_ENGINES = {
                 return json({ status: 'healthy' });
             if (path === '/v1/models')
                 return openAiList(model, 'vllm');
+            // static discovery's endpoints, whatever they do (main_router.py get_engine_instances)
             if (path === '/engines')
-                return json([]);
+                return json([{ engine_id: 'a1b2c3d4', serving_models: [model], created: engines_CREATED }]);
             return undefined;
         },
         generate(path, phase, model, request, fails, share) {
@@ -29382,6 +29581,35 @@ const SIMULATED_LOGS = {
         ],
         fatal: [VLLM_OOM, '(Worker_TP0 pid=452) ERROR {T} [multiproc_executor.py:743] WorkerProc hit an exception.']
     },
+    // the supervisor's own uvicorn (up before any child), then each child's lines under its own prefix, each child's
+    // `Application startup complete.` as it comes up; the supervisor says nothing when all are healthy
+    'vllm-dp-supervisor': {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.M}-${p.D} ${p.h}:${p.m}:${p.s}`;
+        },
+        lines: [
+            [0, '(DPSupervisor pid=1) INFO:     Started server process [1]'],
+            [0, '(DPSupervisor pid=1) INFO:     Waiting for application startup.'],
+            [0, '(DPSupervisor pid=1) INFO:     Application startup complete.'],
+            [0, '(DPSupervisor pid=1) INFO:     Uvicorn running on http://0.0.0.0:9000 (Press CTRL+C to quit)'],
+            [0.001, '(DPSupervisor pid=1) INFO {T} [dp_supervisor.py:334] Started DPSupervisor on 0.0.0.0:9000'],
+            [0.002, '(DPSupervisor pid=1) INFO {T} [dp_supervisor.py:369] Launching vLLM DP Servers'],
+            [0.01, "(APIServer_DP0 pid=101) INFO {T} [utils.py:238] non-default args: {'model_tag': '{M}', 'model': '{M}'}"],
+            [0.01, "(APIServer_DP1 pid=102) INFO {T} [utils.py:238] non-default args: {'model_tag': '{M}', 'model': '{M}'}"],
+            [0.05, '(EngineCore_DP0 pid=201) INFO {T} [gpu_model_runner.py:4261] Starting to load model {M}...'],
+            [0.05, '(EngineCore_DP1 pid=202) INFO {T} [gpu_model_runner.py:4261] Starting to load model {M}...'],
+            [0.88, '(EngineCore_DP0 pid=201) INFO {T} [gpu_worker.py:424] Available KV cache memory: 43.27 GiB'],
+            [0.9, '(APIServer_DP0 pid=101) INFO {T} [api_server.py:602] Starting vLLM server on http://0.0.0.0:8000'],
+            [0.9, '(APIServer_DP0 pid=101) INFO:     Application startup complete.'],
+            [0.97, '(APIServer_DP1 pid=102) INFO {T} [api_server.py:602] Starting vLLM server on http://0.0.0.0:8001'],
+            [0.97, '(APIServer_DP1 pid=102) INFO:     Application startup complete.']
+        ],
+        fatal: [
+            VLLM_OOM.replace('Worker_TP0 pid=452', 'EngineCore_DP1 pid=202'),
+            '(EngineCore_DP1 pid=202) ERROR {T} [core.py:708] EngineCore failed to start.'
+        ]
+    },
     sglang: {
         stamp: (at) => {
             const p = parts(at);
@@ -29494,10 +29722,24 @@ const SIMULATED_LOGS = {
         lines: [[0, '{T}  INFO dynamo_llm::http::service::service_v2: Starting HTTP service on: 0.0.0.0:8000']],
         fatal: [TORCH_OOM]
     },
-    // trtllm-serve, Ray Serve and production-stack: no line of their own was read (uvicorn's, or none)
+    // trtllm-serve and Ray Serve: no line of their own was read (uvicorn's, or none)
     trtllm: NO_KNOWN_ENGINE,
     'ray-serve': NO_KNOWN_ENGINE,
-    'production-stack': NO_KNOWN_ENGINE,
+    // its own loggers' format (log.py build_format), then uvicorn's lines: none says a backend serves
+    'production-stack': {
+        stamp: (at) => {
+            const p = parts(at);
+            return `${p.Y}-${p.M}-${p.D} ${p.h}:${p.m}:${p.s},${p.ms}`;
+        },
+        lines: [
+            [
+                0,
+                '[{T}] INFO: Initializing round-robin routing logic (routing_logic.py:681:vllm_router.routers.routing_logic)'
+            ],
+            ...NO_KNOWN_ENGINE.lines.map(([, line]) => [0, line])
+        ],
+        fatal: NO_KNOWN_ENGINE.fatal
+    },
     lmdeploy: {
         stamp: () => '',
         lines: [
@@ -29544,9 +29786,15 @@ const SIMULATED_LOGS = {
         ],
         fatal: [TORCH_OOM]
     },
-    // `kt run` execs SGLang's server: SGLang's lines
+    // `kt run` prints its configuration (run.py), then execs SGLang's server: SGLang's lines
     get ktransformers() {
-        return SIMULATED_LOGS.sglang;
+        const { sglang } = SIMULATED_LOGS;
+        const kt = [
+            '  CPU Threads (kt-cpuinfer): 60',
+            '  NUMA Nodes (kt-threadpool-count): 2',
+            'Launching server with command:'
+        ];
+        return { ...sglang, lines: [...kt.map((line) => [0, line]), ...sglang.lines] };
     }
 };
 function rfc3339Micros(at) {
