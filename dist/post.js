@@ -19032,7 +19032,16 @@ async function stopServer(options, deps) {
         for (const m of now)
             if (!tracked.has(m.pid))
                 tracked.set(m.pid, m.startTicks);
-        return now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid);
+        const found = new Set(now.filter((m) => tracked.get(m.pid) === m.startTicks).map((m) => m.pid));
+        // a child that outlives its parent leaves the parent's tree: it is still ours while its pid names the same process
+        for (const [pid, startTicks] of tracked) {
+            if (found.has(pid) || startTicks === undefined)
+                continue;
+            const stat = proc_procStat(pid);
+            if (stat !== undefined && stat.state !== 'Z' && stat.startTicks === startTicks)
+                found.add(pid);
+        }
+        return [...found];
     };
     const send = (signal) => {
         if (scope === 'group') {

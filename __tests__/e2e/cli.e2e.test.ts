@@ -267,7 +267,7 @@ describe('wait-for-model (the CLI)', () => {
     [
       ['simulate', '--engine', 'vlm', '--model', 'm'],
       {},
-      /^wait-for-model: --engine: give one of vllm, sglang, llama.cpp, tgi, ollama, triton/
+      /^wait-for-model: --engine: give one of vllm, vllm-dp-supervisor, sglang, llama.cpp, tgi, ollama, triton/
     ],
     [
       ['simulate', '--engine', 'vllm', '--model', 'm', '--load', 'long'],

@@ -230,6 +230,20 @@ describe('stopAtJobEnd', () => {
     expect(procStat(child)?.state ?? 'Z').toBe('Z')
   })
 
+  it('a child that outlives its parent after SIGTERM is waited for, not taken as gone with it', async () => {
+    const pid = await serve(['--child', '--child-term-delay', '1500'], false)
+    const child = procPids().find((p) => procStat(p)?.ppid === pid) as number
+    expect(child).toEqual(expect.any(Number))
+    box.pids.push(child)
+    const end = await stopAtJobEnd(
+      { pid, startTicks: procStat(pid)?.startTicks, timeoutMs: 20_000, logLines: 0 },
+      { clock: systemClock }
+    )
+    expect(end.record).toMatchObject({ scope: 'tree', outcome: 'exited', signal: 'SIGTERM' })
+    expect(procStat(child)?.state ?? 'Z').toBe('Z')
+    expect(end.record.outcome === 'exited' && end.record.secondsToExit).toBeGreaterThanOrEqual(1.4)
+  })
+
   it('a pid now naming another process than the one watched is left alone, and said', async () => {
     const pid = await serve([], false)
     const startTicks = procStat(pid)?.startTicks as number
