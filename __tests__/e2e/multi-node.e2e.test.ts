@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { runAction } from '../../src/simulator/runner.js'
 import { procStat } from '../../src/server/proc.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { entry, errors, savedServers } from '../helpers/support.js'
 import { measureLoad } from '../helpers/bounds.js'
-import { type SshNode, sshNode, sshNodesMissing } from '../helpers/ssh-nodes.js'
+import { markedProcesses, type SshNode, sshNode, sshNodesMissing } from '../helpers/ssh-nodes.js'
 
 /**
  * One server across several nodes (`host` and `start` with a line per node, the head first), through dist/: real
@@ -24,19 +24,6 @@ const alive = (pid: number): boolean => {
   const state = procStat(pid)?.state
   return state !== undefined && state !== 'Z'
 }
-
-/** Processes that carry `marker` in their environment: what the run left on the nodes. */
-const marked = (marker: string): number[] =>
-  readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return readFileSync(`/proc/${d}/environ`, 'latin1').includes(`WAIT_FOR_MODEL_RUN=${marker}`)
-      } catch {
-        return false
-      }
-    })
-    .map(Number)
 
 let nodes: SshNode[] = []
 afterEach(() => {
@@ -153,7 +140,7 @@ maybe('one server across several nodes (real sshd per node, the simulator as eac
     const p = await jobEnd(head, run.state)
     expect(p.code).toBe(0)
     expect(pids.filter(alive)).toEqual([])
-    expect(marked(saved.runMarker as string)).toEqual([])
+    expect(markedProcesses(saved.runMarker as string)).toEqual([])
   }, 120_000)
 
   it("a worker's dummy health 200 never counts: a head that is not ready keeps the wait waiting", async () => {
@@ -219,7 +206,7 @@ maybe('one server across several nodes (real sshd per node, the simulator as eac
     const p = await jobEnd(four[0], run.state)
     expect(p.code).toBe(0)
     expect(workers.filter(alive)).toEqual([])
-    expect(marked(saved.runMarker as string)).toEqual([])
+    expect(markedProcesses(saved.runMarker as string)).toEqual([])
 
     // node 3 dies while the head loads: the wait ends naming it
     const other = port + 1
@@ -242,6 +229,6 @@ maybe('one server across several nodes (real sshd per node, the simulator as eac
     const [diedSaved] = savedServers(died.state)
     const q = await jobEnd(four[0], died.state)
     expect(q.code).toBe(0)
-    expect(marked(diedSaved.runMarker as string)).toEqual([])
+    expect(markedProcesses(diedSaved.runMarker as string)).toEqual([])
   }, 120_000)
 })

@@ -5,7 +5,7 @@ import { procStat } from '../../src/server/proc.js'
 import { sandbox } from '../helpers/sandbox.js'
 import { entry, errors, savedServers } from '../helpers/support.js'
 import { measureLoad } from '../helpers/bounds.js'
-import { type SshNode, sshNode, sshNodesMissing } from '../helpers/ssh-nodes.js'
+import { markedProcesses, type SshNode, sshNode, sshNodesMissing } from '../helpers/ssh-nodes.js'
 
 /**
  * A server on another host (`host`), through dist/: real sshd in a network namespace of its own plays the host,
@@ -41,19 +41,6 @@ const naming = (text: string): number[] =>
 
 /** The loop there that watches `port` (its script names the port as /proc/net/tcp prints it). */
 const portLoop = (port: number): number[] => naming(`0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`)
-
-/** Processes that carry `marker` in their environment: what the run left on the "remote" host. */
-const marked = (marker: string): number[] =>
-  readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return readFileSync(`/proc/${d}/environ`, 'latin1').includes(`WAIT_FOR_MODEL_RUN=${marker}`)
-      } catch {
-        return false
-      }
-    })
-    .map(Number)
 
 let nodes: SshNode[] = []
 afterEach(() => {
@@ -127,7 +114,7 @@ maybe('a server on another host (host, over real sshd in a network namespace)', 
     const ours = (): number[] => [...naming(remoteLog), ...naming(`/proc/${pid}/stat`), ...portLoop(port)]
     for (let i = 0; i < 20 && ours().length > 0; i++) await new Promise((r) => setTimeout(r, 100))
     expect(ours()).toEqual([])
-    expect(marked(marker)).toContain(pid)
+    expect(markedProcesses(marker)).toContain(pid)
 
     const env: Record<string, string> = { HOME: box.dir(), WAIT_FOR_MODEL_SSH_COMMAND: node.sshCommand }
     for (const [name, value] of Object.entries(run.state)) env[`STATE_${name}`] = value
@@ -143,7 +130,7 @@ maybe('a server on another host (host, over real sshd in a network namespace)', 
     )
     expect(alive(pid)).toBe(false)
     // nothing of this run is left on the host
-    expect(marked(marker)).toEqual([])
+    expect(markedProcesses(marker)).toEqual([])
   })
 
   it("a crash there during load ends the wait within 2 s, with the remote log's fatal line", async () => {
@@ -325,7 +312,7 @@ maybe('a server on another host (host, over real sshd in a network namespace)', 
     const p = await runAction({ entry: post, inputs: {}, env: postEnv })
     expect(p.code).toBe(0)
     expect(alive(workerPid)).toBe(false)
-    expect(marked(saved.runMarker as string)).toEqual([])
+    expect(markedProcesses(saved.runMarker as string)).toEqual([])
 
     // a worker that dies while the head loads ends the wait, naming it
     const diedAt = box.path('died-at')

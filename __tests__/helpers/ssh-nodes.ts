@@ -5,7 +5,7 @@
  * so the same node and dist/ run on every node.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const SSHD = '/usr/sbin/sshd'
@@ -118,3 +118,16 @@ export async function sshNode(dir: string, name: string, env: Record<string, str
     throw e
   }
 }
+
+/** Processes that carry `marker` in their environment: what a run left on the nodes (they share this machine). */
+export const markedProcesses = (marker: string): number[] =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/environ`, 'latin1').includes(`WAIT_FOR_MODEL_RUN=${marker}`)
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
