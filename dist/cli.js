@@ -30100,6 +30100,7 @@ async function simulateWorker(options, part) {
 
 
 
+
 /** Starts the simulated startup now: the port opens at `opensAt \u00d7 loadMs`, the model is ready at `loadMs`. */
 async function simulate(options) {
     if (options.node !== undefined && options.node.rank > 0)
@@ -30182,8 +30183,39 @@ async function simulate(options) {
         close: stop
     };
 }
-/** Checks that `port` can be opened on `host` (0: asks the kernel for a free one), then releases it. */
-function freePort(host = '127.0.0.1', port = 0) {
+/** Checks that `port` can be opened on `host` (0: finds a free one outside the ephemeral range), then releases it. */
+async function freePort(host = '127.0.0.1', port = 0) {
+    if (port !== 0)
+        return takenOrFree(host, port);
+    // Outside the kernel's ephemeral range: until the engine opens it, no connection can be given the port as its own
+    // (a connection's port, kept a minute in TIME_WAIT once closed, would stop the engine opening it)
+    const [low, high] = ephemeralRange();
+    const spans = [
+        [1024, low - 1],
+        [high + 1, 65535]
+    ].filter(([a, b]) => b - a >= 1000);
+    for (let tries = 0; spans.length > 0 && tries < 50; tries++) {
+        const [a, b] = spans[tries % spans.length];
+        const candidate = a + Math.floor(Math.random() * (b - a + 1));
+        const free = await takenOrFree(host, candidate).catch(() => undefined);
+        if (free !== undefined)
+            return free;
+    }
+    return takenOrFree(host, 0);
+}
+/** The range the kernel gives connections their ports from (Linux); elsewhere, IANA's dynamic ports. */
+function ephemeralRange() {
+    try {
+        const [low, high] = (0,external_node_fs_namespaceObject.readFileSync)('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+        if (Number.isInteger(low) && Number.isInteger(high))
+            return [low, high];
+    }
+    catch {
+        // not Linux
+    }
+    return [49152, 65535];
+}
+function takenOrFree(host, port) {
     return new Promise((resolve, reject) => {
         const probe = (0,external_node_net_.createServer)();
         probe.once('error', reject);

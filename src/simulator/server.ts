@@ -1,5 +1,6 @@
 /** A stand-in for a model server's startup, faithful to each engine's answers: for `npm run demo` and the tests. */
 import { createServer, type Server } from 'node:http'
+import { readFileSync } from 'node:fs'
 import { createServer as createNetServer } from 'node:net'
 import { SIMULATED_ENGINES, type SimulatedEngine } from './engines.js'
 import { SIMULATED_LOGS, logLine } from './engine-logs.js'
@@ -86,8 +87,37 @@ export async function simulate(options: SimulatorOptions): Promise<SimulatedServ
   }
 }
 
-/** Checks that `port` can be opened on `host` (0: asks the kernel for a free one), then releases it. */
-export function freePort(host = '127.0.0.1', port = 0): Promise<number> {
+/** Checks that `port` can be opened on `host` (0: finds a free one outside the ephemeral range), then releases it. */
+export async function freePort(host = '127.0.0.1', port = 0): Promise<number> {
+  if (port !== 0) return takenOrFree(host, port)
+  // Outside the kernel's ephemeral range: until the engine opens it, no connection can be given the port as its own
+  // (a connection's port, kept a minute in TIME_WAIT once closed, would stop the engine opening it)
+  const [low, high] = ephemeralRange()
+  const spans = [
+    [1024, low - 1],
+    [high + 1, 65535]
+  ].filter(([a, b]) => b - a >= 1000)
+  for (let tries = 0; spans.length > 0 && tries < 50; tries++) {
+    const [a, b] = spans[tries % spans.length]
+    const candidate = a + Math.floor(Math.random() * (b - a + 1))
+    const free = await takenOrFree(host, candidate).catch(() => undefined)
+    if (free !== undefined) return free
+  }
+  return takenOrFree(host, 0)
+}
+
+/** The range the kernel gives connections their ports from (Linux); elsewhere, IANA's dynamic ports. */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number)
+    if (Number.isInteger(low) && Number.isInteger(high)) return [low, high]
+  } catch {
+    // not Linux
+  }
+  return [49152, 65535]
+}
+
+function takenOrFree(host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createNetServer()
     probe.once('error', reject)

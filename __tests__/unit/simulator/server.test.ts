@@ -1,6 +1,7 @@
 import { type EngineName, SIMULATED_ENGINES, simulatedEngine } from '../../../src/simulator/engines.js'
 import type { SimulatedServer, SimulatorEvent } from '../../../src/simulator/options.js'
 import { simulate } from '../../../src/simulator/server.js'
+import { readFileSync } from 'node:fs'
 import { loopback, portOf } from '../../helpers/loopback.js'
 import { generationRoute } from '../../../src/engines/model-lists.js'
 import { createGenerator } from '../../../src/wait/generation-check.js'
@@ -200,6 +201,14 @@ describe('the simulated process', () => {
     await server.ended
     expect(events).toEqual(['listening', 'crashed'])
     expect(await get(server.baseUrl, '/v1/models')).toBe('refused')
+  })
+
+  it("picks its port outside the kernel's ephemeral range, which a connection could be given before it opens", async () => {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number)
+    const servers = await Promise.all(
+      Array.from({ length: 20 }, () => start({ engine: 'vllm', model: 'm', loadMs: 60_000 }))
+    )
+    for (const { port } of servers) expect(port < low || port > high).toBe(true)
   })
 
   it('refuses to start on a port that is taken, before the engine would open it', async () => {
