@@ -24275,6 +24275,8 @@ async function ollamaPs(url, model, send) {
  */
 
 
+/** Ranks kept per engine: a log of endless distinct rank lines holds memory to a bound. */
+const MAX_RANKS = 65_536;
 const RANKED = ENGINE_RECORDS.flatMap((r) => (r.log.ranks === undefined ? [] : [[r.name, r.log.ranks]]));
 /** A start line's flag value (`--tp 8`, `--tp=8`), the first of the spellings given. */
 function flagValue(start, spellings) {
@@ -24350,7 +24352,10 @@ class RankCount {
             if (joined.world !== undefined)
                 counts.world ??= Number(joined.world);
             const rank = joined.rank.trim();
-            if (counts.seen.has(rank))
+            if (counts.seen.has(rank) || counts.seen.size >= MAX_RANKS)
+                continue;
+            // a rank beyond the world its lines state is none of this server's: it must not fill the count
+            if (counts.world !== undefined && /^\d+$/.test(rank) && Number(rank) >= counts.world)
                 continue;
             counts.seen.set(rank, node.index);
             const expected = counts.logCount() ?? ranksFromFlags(counts.lines, this.starts[0]);
@@ -26687,7 +26692,8 @@ function watchRemotePort(host, address, port) {
     child.stdout?.on('data', (d) => {
         said += d.toString('latin1');
         const lines = said.split('\n');
-        said = lines.pop() ?? '';
+        // the loop says a digit a line: anything longer (a login shell's words) is not it and is not kept
+        said = (lines.pop() ?? '').slice(-8);
         for (const line of lines)
             settle(line === '1' ? 'listening' : line === '0' ? 'closed' : state);
     });

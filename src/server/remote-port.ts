@@ -72,7 +72,8 @@ export function watchRemotePort(host: SshHost, address: '127.0.0.1' | '::1', por
   child.stdout?.on('data', (d: Buffer) => {
     said += d.toString('latin1')
     const lines = said.split('\n')
-    said = lines.pop() ?? ''
+    // the loop says a digit a line: anything longer (a login shell's words) is not it and is not kept
+    said = (lines.pop() ?? '').slice(-8)
     for (const line of lines) settle(line === '1' ? 'listening' : line === '0' ? 'closed' : state)
   })
   // once it listens the loop ends: what follows is known already; any other end leaves the state unknown

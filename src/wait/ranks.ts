@@ -7,6 +7,9 @@ import { NO_LINE, type RankLines } from '../engines/engine-record.js'
 import type { RanksMissing } from '../facts/answer.js'
 import type { NodeJoin } from '../facts/outcome.js'
 
+/** Ranks kept per engine: a log of endless distinct rank lines holds memory to a bound. */
+const MAX_RANKS = 65_536
+
 const RANKED = ENGINE_RECORDS.flatMap((r) => (r.log.ranks === undefined ? [] : [[r.name, r.log.ranks] as const]))
 
 /** A start line's flag value (`--tp 8`, `--tp=8`), the first of the spellings given. */
@@ -75,7 +78,9 @@ export class RankCount {
       if (joined?.rank === undefined) continue
       if (joined.world !== undefined) counts.world ??= Number(joined.world)
       const rank = joined.rank.trim()
-      if (counts.seen.has(rank)) continue
+      if (counts.seen.has(rank) || counts.seen.size >= MAX_RANKS) continue
+      // a rank beyond the world its lines state is none of this server's: it must not fill the count
+      if (counts.world !== undefined && /^\d+$/.test(rank) && Number(rank) >= counts.world) continue
       counts.seen.set(rank, node.index)
       const expected = counts.logCount() ?? ranksFromFlags(counts.lines, this.starts[0])
       if (expected !== undefined) this.noteJoins(counts, expected)

@@ -35,6 +35,16 @@ describe('ranks across nodes', () => {
     ])
   })
 
+  it('a rank beyond the stated world is not counted, and endless distinct ranks are held to a bound', () => {
+    const count = new RankCount(HOSTS, ['vllm serve m', 'vllm serve m --headless'], () => 0)
+    count.line(vllmRank(0, 2))
+    count.line(vllmRank(7, 2, 'root@b'))
+    expect(count.missing('vllm', true)).toMatchObject({ joined: 1, expected: 2 })
+    const flood = new RankCount(HOSTS, ['python -m sglang.launch_server --tp 4', 'x'], () => 0)
+    for (let tp = 0; tp < 70_000; tp++) flood.line(sglangRank(tp + 4))
+    expect(flood.joins('sglang')?.reduce((n, j) => n + j.ranks, 0)).toBe(65_536)
+  })
+
   it('vLLM: the world size its own lines state', () => {
     const count = new RankCount(HOSTS, ['vllm serve m', 'vllm serve m --headless'], () => 0)
     count.line(vllmRank(0, 4))
