@@ -17063,6 +17063,7 @@ const llamacpp = {
     // none of its own: llama.cpp answers 503 on every route, its model list included, while it loads
     readiness: [],
     // outside its router mode (endpoint-wait.ts tells the router by its list, see `listsAsRouter`)
+    splitsLayers: true,
     servesOneModel: true,
     generation: ['openai'],
     stream: 'llamacpp',
@@ -17113,6 +17114,7 @@ const localai = {
             because: 'LocalAI lists its configured models while its startup preload still runs; /readyz says 503 until then'
         })
     ],
+    splitsLayers: true,
     servesOneModel: false,
     generation: ['openai'],
     stream: 'openai',
@@ -17178,6 +17180,7 @@ const ollama = {
     modelLists: ['ollama', 'openai'],
     // none of its own: Ollama lists a model only once it is pulled
     readiness: [],
+    splitsLayers: true,
     servesOneModel: false,
     generation: ['ollama', 'openai'],
     stream: 'ollama',
@@ -17881,6 +17884,8 @@ const ktransformers = {
     label: 'KTransformers',
     // `kt run` prints its configuration before it starts SGLang, whose lines follow; its answers are SGLang's
     log: { ...sglang.log, signature: /CPU Threads \(kt-cpuinfer\):|NUMA Nodes \(kt-threadpool-count\):/ },
+    // its MoE experts run on the CPU by design: GPU memory held never shows the whole model there
+    splitsLayers: true,
     ownedBy: undefined,
     listsAs: 'sglang',
     sources: [
@@ -18093,6 +18098,18 @@ function parsePid(text) {
     if (pid < 1 || pid > 4_194_304)
         throw new ProblemError({ value: text_printable(text), form: PID_FORM });
     return { pid };
+}
+/** The most ranks a server may be said to have: the count the log is read for is held to it. */
+const MAX_RANKS = 65_536;
+const RANKS_FORM = `a whole number of ranks from 1 to ${MAX_RANKS}, such as 16`;
+/** `ranks`: empty for none. */
+function parseRanks(text) {
+    if (text === '')
+        return undefined;
+    const n = /^\d{1,6}$/.test(text) ? Number(text) : NaN;
+    if (!(n >= 1 && n <= MAX_RANKS))
+        throw new ProblemError({ value: text_printable(text), form: RANKS_FORM });
+    return n;
 }
 const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES';
 function parseEnvNames(text) {
@@ -19002,14 +19019,26 @@ function errorWords(answer, code) {
 /** A ready answer held by the ranks that have not joined yet (one server across several nodes). */
 function withRanksWords(answer, ranks) {
     const ready = answer_report_answerWords({ ...answer, state: 'ready', ranks: undefined }).summary;
+    if (ranks.conflict !== undefined) {
+        const { said, line } = ranks.conflict;
+        const why = `the server's log says ${said} ranks ("${line}"), and "ranks" asks for ${ranks.expected}: ` +
+            `give "ranks" the server's own count, or start the server with ${ranks.expected} ranks`;
+        return { summary: `${ready} \u2014 ${why}`, detail: `the head is ready, but ${why}` };
+    }
     const why = ranksWaitingText(ranks);
     return { summary: `${ready} \u2014 ${why}`, detail: `the head is ready, but not every rank has joined: ${why}` };
 }
 /** `waiting for ranks: 3 of 4 joined; missing on node 2 (root@b)`. */
-const ranksWaitingText = ({ joined, expected, missingOn }) => (expected === undefined
+const ranksWaitingText = ({ joined, expected, missingOn, countedBy }) => (expected === undefined
     ? `waiting for ranks: ${joined} joined, the count not read yet from the nodes' logs`
     : `waiting for ranks: ${joined} of ${expected} joined`) +
-    (missingOn.length ? `; missing on ${missingOn.join(', ')}` : '');
+    (countedBy === 'nccl' ? " (NCCL's Init COMPLETE lines)" : '') +
+    (missingOn.length ? `; missing on ${missingOn.join(', ')}` : '') +
+    // NCCL says nothing without it, and the engine's own lines are not known
+    (countedBy === 'nccl' && joined === 0
+        ? "; not one rank line read: the engine's own are not known, and NCCL prints its lines only with " +
+            "NCCL_DEBUG=INFO in the server's environment"
+        : '');
 /** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
 function withEngineReadinessWords(answer) {
     const { request, answer: engine } = answer.engineReadiness;
@@ -19496,10 +19525,20 @@ function workerDifferences(server, workers) {
 const MAX_PROCESSES = 1024;
 const MAX_NAMES = 200;
 const MAX_VALUE_CHARS = 200;
-const INFO = /(?:^|\s)([^\s:]+):(\d+):\d+ \[-?\d+\] NCCL INFO (.*)$/;
+const INFO = /(?:^|\s)([^\s:]+):(\d+):\d+ \[(-?\d+)\] NCCL INFO (.*)$/;
 const SET_BY_ENV = /^(NCCL_\w+) set by environment to (.*)$/;
 const COMPLETE = /\bcomm \S+ rank (\d+) nranks (\d+) .*- Init COMPLETE\s*$/;
 const VERSION = /(?:^|NCCL INFO )NCCL version (\d+\.\d+\.\d+\S*)/;
+/**
+ * The GPU a process completed an NCCL communicator on, as `host:pid:device`; undefined for any other line. One
+ * process may drive several GPUs (one communicator each), and one GPU's process several communicators (one key).
+ */
+function ncclJoined(text) {
+    if (!text.includes('Init COMPLETE'))
+        return undefined;
+    const info = INFO.exec(text);
+    return info === null || !COMPLETE.test(info[4]) ? undefined : `${info[1]}:${info[2]}:${info[3]}`;
+}
 /** Collects NCCL's lines as the log is read; `view()` is undefined while none came. */
 class NcclLines {
     processes = new Map();
@@ -19512,7 +19551,7 @@ class NcclLines {
         const info = text.includes('] NCCL INFO ') ? INFO.exec(text) : null;
         if (info === null)
             return;
-        const [, host, pidText, message] = info;
+        const [, host, pidText, , message] = info;
         const pid = Number(pidText);
         let p = this.processes.get(pid);
         if (p === undefined) {
@@ -19725,6 +19764,10 @@ function ncclText(server) {
             'set inside the process after it started.');
     if (nccl.unconfirmed.length > 0)
         lines.push(unconfirmedText(nccl.unconfirmed));
+    // a group of one rank runs no tuning (no threadThresholds line in a real capture: __tests__/fixtures/nccl/)
+    const tuning = nccl.unconfirmed.filter((n) => n === 'NCCL_PROTO' || n === 'NCCL_ALGO');
+    if (tuning.length > 0 && nccl.processes.every((p) => p.nranks === 1))
+        lines.push(`Every NCCL group here has one rank: NCCL runs no tuning then, and never reads ${tuning.join(' or ')}.`);
     return { head, lines, warn: nccl.unconfirmed.length > 0 };
 }
 const unconfirmedText = (names) => {
@@ -22817,7 +22860,15 @@ async function waitForModel(opts, deps) {
         }
         // the head's readiness says nothing of the other nodes' ranks: ready waits until every one of them joined
         const ranks = assessment.state === 'ready' ? deps.ranksMissing?.() : undefined;
-        if (ranks !== undefined)
+        // a count given that the log's own lines contradict can never be met: waiting longer cannot help
+        if (ranks?.conflict !== undefined)
+            assessment = {
+                ...assessment,
+                state: 'fatal',
+                fatalReason: 'log-error',
+                answer: { ...assessment.answer, state: 'fatal', ranks }
+            };
+        else if (ranks !== undefined)
             assessment = { ...assessment, state: 'waiting', answer: { ...assessment.answer, state: 'waiting', ranks } };
         const failedBefore = generationFailed;
         generationFailed = false;
@@ -22896,10 +22947,12 @@ async function waitForModel(opts, deps) {
         }
         else {
             const next = nextProbeAt({ ...opts, sentAt, now, costMs, retryAfterMs: probed.retryAfterMs, deadline });
+            const readyLineBefore = readyLineWoke;
             const woke = await sleepUntilWoken(clock, next - clock.now(), [readyLine(), deps.logLines], signal);
             // New lines in the log: the server is moving on, perhaps to ready in words we do not know. A probe soon;
-            // at once when the same lines held the ready line (both wakers fire, and this one may win the race).
-            if (woke === 1 && !readyLineWoke) {
+            // at once when the same lines held the ready line (both wakers fire, and this one may win the race), and only
+            // then: once the ready line is behind, a server that logs each request would wake the loop at its own pace.
+            if (woke === 1 && readyLineWoke === readyLineBefore) {
                 const sooner = probeOnLogLines(sentAt, clock.now(), next);
                 await sleepUntilWoken(clock, sooner - clock.now(), [readyLine()], signal);
             }
@@ -23005,7 +23058,7 @@ async function waitForEndpoint({ url, generation }, server, { halter, prefix, se
         if (generator !== undefined || engine === undefined)
             return generator;
         // across nodes, an engine whose health misses a dead worker is asked for one too
-        const across = server.ranks !== undefined && ACROSS_NODES_NEEDS_GENERATION[engine];
+        const across = (server.ranks?.nodes ?? 1) > 1 && ACROSS_NODES_NEEDS_GENERATION[engine];
         if (!READY_NEEDS_GENERATION[engine] && !across)
             return generator;
         const found = generationRoute(url);
@@ -23711,7 +23764,8 @@ function failureMessage(outcome, ctx) {
     const words = last && answer_report_answerWords(last.answer);
     const waited = `${clock_formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`;
     // generations that kept failing alike end the wait before the timeout, as the answers that stop it do
-    if (STOPPED_BY_ANSWER.includes(outcome.reason) || last?.answer.generationsFailing !== undefined) {
+    const stopped = last?.answer.generationsFailing !== undefined || (outcome.reason === 'log-error' && outcome.halt === undefined);
+    if (STOPPED_BY_ANSWER.includes(outcome.reason) || stopped) {
         return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`;
     }
     if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {
@@ -24204,7 +24258,7 @@ function placementOf(e) {
     if (noGpu !== undefined && offload === undefined)
         told.push({ placement: 'cpu', evidence: `"${noGpu.text}" (log line ${noGpu.line})` });
     // memory held tells only where the server was meant to use GPUs: a CPU server on a GPU machine holds none
-    if (e.heldMiB !== undefined && e.meant !== undefined)
+    if (e.heldMiB !== undefined && e.meant !== undefined && !memoryUntold(e))
         told.push({
             placement: e.heldMiB > 0 ? 'gpu' : 'cpu',
             evidence: `the server's processes hold ${e.heldMiB} MiB of GPU memory`
@@ -24220,6 +24274,21 @@ function placementOf(e) {
         ? `The model is ready ${where}${meant}: ${worst.evidence}. It serves, but at a fraction of the speed of a GPU`
         : undefined;
     return { placement: worst.placement, evidence: worst.evidence, ...(warning === undefined ? {} : { warning }) };
+}
+/** Memory held where it cannot tell all from some: nothing else said, and an engine that may split its layers. */
+const memoryUntold = (e) => e.splitsLayers === true && (e.heldMiB ?? 0) > 0 && e.log?.offload === undefined && e.ollama === undefined;
+/**
+ * Why no placement is given though GPU memory is held, in a line; undefined where one is given or nothing was read.
+ * llama.cpp prints its offload line at log verbosity 4 only since it moved libllama's lines to TRACE
+ * (common/log.cpp: `GGML_LOG_LEVEL_INFO` \u2192 `LOG_LEVEL_TRACE`; the default verbosity is 3).
+ */
+function placementUntold(e, engineLabel) {
+    if (!memoryUntold(e) || e.meant === undefined)
+        return undefined;
+    const verbose = engineLabel === 'llama.cpp' ? ' (llama.cpp prints it only at -lv 4: add it to the start line)' : '';
+    return (`Placement not told: the server's processes hold ${e.heldMiB} MiB of GPU memory, so some of the model is there, ` +
+        `but ${engineLabel ?? 'an engine not known'} may keep layers on the CPU, and no line says how many went to the ` +
+        `GPU${verbose}`);
 }
 /** Ollama's `/api/ps` entry of `model` (its size, and the part in GPU memory); undefined when it does not say. */
 async function ollamaPs(url, model, send) {
@@ -24238,14 +24307,17 @@ async function ollamaPs(url, model, send) {
 
 ;// CONCATENATED MODULE: ./src/wait/ranks.ts
 /**
- * One server across several nodes: its ranks counted as they join, from the engine's per-rank lines in every node's
- * log (a worker's lines come into the head's copy prefixed `[host] `); ready waits until every rank has joined.
+ * A server's ranks counted as they join, from the engine's per-rank lines in every node's log (a worker's lines come
+ * into the head's copy prefixed `[host] `), or, with a count given (`ranks`), NCCL's `Init COMPLETE` lines where the
+ * engine's own are not known; ready waits until every rank has joined.
  */
 
 
-/** Ranks kept per engine: a log of endless distinct rank lines holds memory to a bound. */
-const MAX_RANKS = 65_536;
+
+
 const RANKED = ENGINE_RECORDS.flatMap((r) => (r.log.ranks === undefined ? [] : [[r.name, r.log.ranks]]));
+/** A line quoted as the one that said the count: no more of it than this. */
+const QUOTED_CHARS = 160;
 /** A start line's flag value (`--tp 8`, `--tp=8`), the first of the spellings given. */
 function flagValue(start, spellings) {
     for (const flag of spellings) {
@@ -24264,17 +24336,20 @@ function ranksFromFlags(lines, start) {
         return undefined;
     return values.reduce((product, v) => product * (v ?? 1), 1);
 }
-/** The counts for one engine's lines. */
-class EngineRanks {
+/** The ranks one kind of line has counted: an engine's per-rank lines, or NCCL's. */
+class Tally {
     lines;
+    /** Each rank (its number, tag or `host:pid:device`) and the node whose line said it joined. */
     seen = new Map();
     world;
     factors;
+    /** The line that said the count (the world's, else the last factor's). */
+    saidBy;
     /** Each node (by index) once it held its share of the ranks: the time since the server's start. */
     joinedAt = new Map();
     constructor(lines) {
         this.lines = lines;
-        this.factors = (lines.factors ?? []).map(() => undefined);
+        this.factors = (lines?.factors ?? []).map(() => undefined);
     }
     /** The count the log says: a joined line's world, else its factor lines multiplied once all are read. */
     logCount() {
@@ -24285,54 +24360,80 @@ class EngineRanks {
             return undefined;
         return factors.reduce((product, v) => product * (v ?? 1), 1);
     }
+    /** Each node's ranks, kept as they join: a count of thousands is not recounted at each line. */
+    perNode = [];
+    add(rank, node) {
+        if (this.seen.has(rank) || this.seen.size >= MAX_RANKS)
+            return false;
+        this.seen.set(rank, node);
+        this.perNode[node] = (this.perNode[node] ?? 0) + 1;
+        return true;
+    }
 }
 class RankCount {
     hosts;
     starts;
     now;
+    required;
     engines = new Map();
+    nccl = new Tally();
     /**
      * `hosts`: every node, the head first; `starts`: each node's start line, the head's first; `now`: the time since
-     * the server's start, for each node's time to join.
+     * the server's start, for each node's time to join; `required`: the count given (`ranks`), if one was.
      */
-    constructor(hosts, starts, now) {
+    constructor(hosts, starts, now, required) {
         this.hosts = hosts;
         this.starts = starts;
         this.now = now;
+        this.required = required;
         for (const [engine, lines] of RANKED)
-            this.engines.set(engine, new EngineRanks(lines));
+            this.engines.set(engine, new Tally(lines));
+    }
+    /** How many nodes the server runs on. */
+    get nodes() {
+        return this.hosts.length;
     }
     /** One line of the head's log copy (a worker's prefixed by its host). */
     line(text) {
         const node = this.nodeOf(text);
         for (const [, counts] of this.engines) {
-            const { lines } = counts;
+            const lines = counts.lines;
             lines.factors?.forEach((pattern, i) => {
                 if (counts.factors[i] !== undefined)
                     return;
                 const n = pattern.exec(text)?.groups?.n;
-                if (n !== undefined)
-                    counts.factors[i] = Number(n);
+                if (n === undefined)
+                    return;
+                counts.factors[i] = Number(n);
+                if (counts.world === undefined)
+                    counts.saidBy = text;
             });
             const joined = lines.joined.exec(text)?.groups;
             if (joined?.rank === undefined)
                 continue;
-            if (joined.world !== undefined)
-                counts.world ??= Number(joined.world);
+            if (joined.world !== undefined && counts.world === undefined) {
+                counts.world = Number(joined.world);
+                counts.saidBy = text;
+            }
             const rank = joined.rank.trim();
-            if (counts.seen.has(rank) || counts.seen.size >= MAX_RANKS)
-                continue;
             // a rank beyond the world its lines state is none of this server's: it must not fill the count
             if (counts.world !== undefined && /^\d+$/.test(rank) && Number(rank) >= counts.world)
                 continue;
-            counts.seen.set(rank, node.index);
-            const expected = counts.logCount() ?? ranksFromFlags(counts.lines, this.starts[0]);
+            if (!counts.add(rank, node))
+                continue;
+            const expected = this.required ?? counts.logCount() ?? ranksFromFlags(lines, this.starts[0]);
             if (expected !== undefined)
                 this.noteJoins(counts, expected);
         }
+        // NCCL's lines are read only against a count given: they tell who joined, never how many should
+        if (this.required === undefined)
+            return;
+        const gpu = ncclJoined(text);
+        if (gpu !== undefined && this.nccl.add(`${node}|${gpu}`, node))
+            this.noteJoins(this.nccl, this.required);
     }
-    /** The engine whose rank lines were read: `engine` where it has some, else the one with the most lines read. */
-    counting(engine) {
+    /** The engine's tally: `engine`'s where it has rank lines, else the one with the most lines read. */
+    engineTally(engine) {
         if (engine !== undefined)
             return this.engines.get(engine);
         let best;
@@ -24341,59 +24442,87 @@ class RankCount {
                 best = counts;
         return best;
     }
-    /** How many ranks are expected: the log's own count, else the head's start line's flags; undefined: not known. */
+    /**
+     * The tally that counts: the engine's; with a count given, NCCL's where it holds more (an engine whose rank lines
+     * are not known, or a version that words them otherwise).
+     */
+    counting(engine) {
+        const own = this.engineTally(engine);
+        if (this.required === undefined)
+            return own;
+        return own !== undefined && own.seen.size >= this.nccl.seen.size && own.seen.size > 0 ? own : this.nccl;
+    }
+    /** How many ranks are expected: the count given, else the log's own, else the head's start line's flags. */
     expected(engine) {
+        if (this.required !== undefined)
+            return this.required;
         const counts = this.counting(engine);
         if (counts === undefined)
             return undefined;
         return counts.logCount() ?? ranksFromFlags(counts.lines, this.starts[0]);
     }
+    /** What was counted: NCCL's lines, or the engine's own. */
+    countedBy(engine) {
+        const counts = this.counting(engine);
+        return counts === undefined ? undefined : counts === this.nccl ? 'nccl' : 'engine';
+    }
     /**
      * What holds readiness now; undefined when every rank joined. Where no line has told the count yet, the head's
      * own ready line, which its engine prints once its ranks joined, not read yet (the nodes' logs come over ssh,
-     * behind its HTTP answers) holds it too; once read, a log whose rank lines are not known holds nothing.
+     * behind its HTTP answers) holds it too; once read, a log whose rank lines are not known holds nothing. A count
+     * given that the log's own lines contradict is said as such (`conflict`): it can never be right.
      */
     missing(engine, readyLineSeen) {
+        const said = this.engineTally(engine);
+        const saidCount = said?.logCount();
+        if (this.required !== undefined && saidCount !== undefined && saidCount !== this.required)
+            return {
+                joined: said?.seen.size ?? 0,
+                expected: this.required,
+                missingOn: [],
+                conflict: { said: saidCount, line: (said?.saidBy ?? '').trim().slice(0, QUOTED_CHARS) }
+            };
         const counts = this.counting(engine);
         const expected = this.expected(engine);
         if (counts === undefined)
             return undefined;
         const joined = counts.seen.size;
-        // the ready line read and not one rank line: this engine's version words them otherwise
-        if (joined === 0 && counts.logCount() === undefined && readyLineSeen)
-            return undefined;
-        if (expected === undefined) {
-            const known = engine !== undefined && ENGINES[engine].log.ready !== NO_LINE;
-            return known && !readyLineSeen ? { joined, missingOn: [] } : undefined;
+        if (this.required === undefined) {
+            // the ready line read and not one rank line: this engine's version words them otherwise
+            if (joined === 0 && counts.logCount() === undefined && readyLineSeen)
+                return undefined;
+            if (expected === undefined) {
+                const known = engine !== undefined && ENGINES[engine].log.ready !== NO_LINE;
+                return known && !readyLineSeen ? { joined, missingOn: [] } : undefined;
+            }
         }
-        if (joined >= expected)
+        if (expected === undefined || joined >= expected)
             return undefined;
-        const perNode = this.perNode(counts);
+        const perNode = counts.perNode;
         const share = expected % this.hosts.length === 0 ? expected / this.hosts.length : undefined;
         // a node with more than its share: one log holds other nodes' ranks (Ray's, MPI's), so none can be named
         const pooled = share !== undefined && perNode.some((n) => (n ?? 0) > share);
-        const missingOn = pooled
+        const missingOn = pooled || this.hosts.length === 1
             ? []
             : this.hosts.flatMap((host, i) => share === undefined || (perNode[i] ?? 0) < share ? [`node ${i + 1} (${host})`] : []);
-        return { joined, expected, missingOn };
+        return {
+            joined,
+            expected,
+            missingOn,
+            ...(this.required === undefined ? {} : { countedBy: this.countedBy(engine) })
+        };
     }
     /** Each node's ranks, and when it held its share of them. */
     joins(engine) {
         const counts = this.counting(engine);
         if (counts === undefined || counts.seen.size === 0)
             return undefined;
-        const perNode = this.perNode(counts);
+        const perNode = counts.perNode;
         return this.hosts.map((host, i) => ({ host, ranks: perNode[i] ?? 0, joinedMs: counts.joinedAt.get(i) }));
-    }
-    perNode(counts) {
-        const perNode = [];
-        for (const i of counts.seen.values())
-            perNode[i] = (perNode[i] ?? 0) + 1;
-        return perNode;
     }
     /** A node joined once it holds its share (the whole count over the nodes, where it divides evenly). */
     noteJoins(counts, expected) {
-        const perNode = this.perNode(counts);
+        const perNode = counts.perNode;
         const share = expected % this.hosts.length === 0 ? expected / this.hosts.length : undefined;
         const all = counts.seen.size >= expected;
         this.hosts.forEach((_, i) => {
@@ -24408,14 +24537,15 @@ class RankCount {
         if (text.startsWith('[')) {
             for (let i = 1; i < this.hosts.length; i++)
                 if (text.startsWith(`[${this.hosts[i]}] `))
-                    return { index: i };
+                    return i;
         }
-        return { index: 0 };
+        return 0;
     }
 }
 
 ;// CONCATENATED MODULE: ./src/wait/server-wait.ts
 /** One server's wait: launch, follow its log, its endpoints' waits, after the wait, the smoke test, its history. */
+
 
 
 
@@ -24457,7 +24587,7 @@ async function waitForServer(kind, server, settings, deps, member) {
         const profile = new StartupProfile({ engine: settings.engine, startedAt: launched.startedAt, usual: history.usual });
         const placed = placementLog();
         const nccl = new NcclLines();
-        const ranks = rankCount(server, () => clock.now() - (launched?.startedAt ?? waitStart));
+        const ranks = rankCount(server, settings.ranks, () => clock.now() - (launched?.startedAt ?? waitStart));
         const { log, sayStartup, readLines, readyLine, logLines } = followLog({
             launched,
             profile,
@@ -24507,10 +24637,11 @@ async function waitForServer(kind, server, settings, deps, member) {
         member?.settled(last);
         const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() });
         await launched.afterWait(last.ready, readyAt);
+        const engine = last.engine ?? settings.engine ?? profile.engine;
         if (ranks !== undefined)
-            tellRanks(ranks, last.engine ?? settings.engine ?? profile.engine, launched.facts, deps);
+            tellRanks(ranks, engine, launched.facts, deps);
         const placement = last.ready
-            ? await placementOfServer(server, settings, launched.facts, placed.found, waited, deps)
+            ? await placementOfServer(server, settings, launched.facts, placed.found, waited, engine, deps)
             : undefined;
         if (placement !== undefined) {
             deps.log(placementLines.found(placement.placement, placement.evidence));
@@ -24573,24 +24704,31 @@ function tellNccl(settings, facts, view, deps) {
     }
     deps.log(procEnvironNote);
 }
-/** One server across several nodes: its ranks counted from every node's lines; undefined for one node. */
-function rankCount(server, sinceStart) {
-    if (server.workers === undefined || server.host === undefined)
+/**
+ * The server's ranks, counted from every node's lines: across several nodes, or with a count given (`ranks`);
+ * undefined otherwise (one node, no count: its engine's readiness speaks for it).
+ */
+function rankCount(server, required, sinceStart) {
+    const workers = server.workers ?? [];
+    if (workers.length === 0 && required === undefined)
         return undefined;
-    const hosts = [server.host, ...server.workers.map((w) => w.host)];
-    const starts = [server.start ?? '', ...server.workers.map((w) => w.start)];
-    return new RankCount(hosts, starts, sinceStart);
+    const hosts = [server.host ?? 'this machine', ...workers.map((w) => w.host)];
+    const starts = [server.start ?? '', ...workers.map((w) => w.start)];
+    return new RankCount(hosts, starts, sinceStart, required);
 }
 /** Each node's ranks and time to join, into the facts and the log. */
 function tellRanks(ranks, engine, facts, deps) {
     const nodes = ranks.joins(engine);
     if (nodes === undefined) {
-        deps.log("Ranks: none of the engine's per-rank lines was read in the nodes' logs, so none was counted");
+        deps.log(ranks.expected(engine) === undefined
+            ? "Ranks: none of the engine's per-rank lines was read in the nodes' logs, so none was counted"
+            : `Ranks: not one of the ${ranks.expected(engine)} was read joining in the server's log`);
         return;
     }
     const expected = ranks.expected(engine);
+    const countedBy = ranks.countedBy(engine);
     if (facts !== undefined)
-        facts.ranks = { expected, nodes };
+        facts.ranks = { expected, nodes, ...(countedBy === 'nccl' ? { countedBy } : {}) };
     nodes.forEach((n, i) => deps.log(nodeJoinLine(n, i)));
 }
 /** `Node 2 (root@b): 4 ranks, joined 12.3 s after the start`. */
@@ -24718,7 +24856,7 @@ function followLog({ launched, profile, nccl, ranks, deps, waitStart, placed }) 
  * Once ready: where the model is, from the log's lines, Ollama's `/api/ps` and the GPU memory the server holds, and
  * whether it was meant to be on GPUs. Bounded by the wait's deadline and ended by a cancel.
  */
-async function placementOfServer(server, settings, facts, log, results, deps) {
+async function placementOfServer(server, settings, facts, log, results, engine, deps) {
     const timeLeft = () => Math.max(1, Math.min(5_000, settings.timeoutMs - (deps.clock.now() - (deps.startedAt ?? deps.clock.now()))));
     // Ollama's own list routes name it as well as `engine` does
     const isOllama = (r) => r.engine === 'ollama' || (r.engine === undefined && /^\/api\/(?:tags|ps)$/.test(r.url.pathname));
@@ -24746,7 +24884,12 @@ async function placementOfServer(server, settings, facts, log, results, deps) {
     }
     // the step's CUDA_VISIBLE_DEVICES is the server's only where this step starts it
     const meant = meantForGpu(server.start, server.start === undefined ? {} : deps.env, gpusPresent);
-    return placementOf({ meant, log, heldMiB: facts?.gpuMemoryMiB, ollama });
+    const splitsLayers = engine === undefined || ENGINES[engine].splitsLayers === true;
+    const evidence = { meant, log, heldMiB: facts?.gpuMemoryMiB, ollama, splitsLayers };
+    const untold = placementUntold(evidence, engine && ENGINES[engine].label);
+    if (untold !== undefined)
+        deps.log(untold);
+    return placementOf(evidence);
 }
 
 ;// CONCATENATED MODULE: ./src/server/docker.ts
@@ -27991,7 +28134,11 @@ function environments(results) {
 /** One server across several nodes: each node's ranks and its time to join (from the server's start). */
 function nodeRows(ranks) {
     const rows = [
-        ['Ranks joined', `${ranks.nodes.reduce((n, node) => n + node.ranks, 0)} of ${ranks.expected ?? '?'}`]
+        [
+            'Ranks joined',
+            `${ranks.nodes.reduce((n, node) => n + node.ranks, 0)} of ${ranks.expected ?? '?'}` +
+                (ranks.countedBy === 'nccl' ? " (NCCL's Init COMPLETE lines)" : '')
+        ]
     ];
     ranks.nodes.forEach((n, i) => rows.push([
         mdText(`Node ${i + 1} (${n.host})`),
@@ -28557,6 +28704,13 @@ const INPUTS = {
             'the ssh destination the server runs on (user@host): --start, --pid and --log-file are its, read over one OpenSSH connection ($WAIT_FOR_MODEL_SSH_COMMAND: the ssh command)'
         ]
     },
+    ranks: {
+        default: '',
+        flag: [
+            'N',
+            "ranks that must join before ready, counted in the log: the engine's rank lines, else NCCL's Init COMPLETE (NCCL_DEBUG=INFO)"
+        ]
+    },
     'log-file': {
         default: '',
         flag: [
@@ -28863,6 +29017,11 @@ function readServer(read, platform, endpoints) {
         throw new InputError('fail-pattern', {
             problem: 'needs a log to watch: set "log-file", or "start" (which writes one)'
         });
+    const ranks = read.field('ranks', (t) => parseRanks(t.trim()));
+    if (ranks !== undefined && (kind.logFile ?? kind.container ?? kind.start) === undefined)
+        throw new InputError('ranks', {
+            problem: 'needs the server\'s log to count them in: set "start" (which writes one), "log-file" or "container"'
+        });
     const portCheck = read.field('port-check', parseBoolean);
     const gpuCheck = read.field('gpu-check', (t) => oneOf(t, GPU_CHECKS));
     const stop = read.field('stop', (t) => oneOf(t, STOP_MODES));
@@ -28889,7 +29048,7 @@ function readServer(read, platform, endpoints) {
         throw new InputError('diagnostics', {
             problem: `${needsShell(platform)}: run them in a later step with "if: failure()"`
         });
-    return { servers, failPattern, portCheck, gpuCheck, stop, envReport, diagnostics };
+    return { servers, failPattern, ranks, portCheck, gpuCheck, stop, envReport, diagnostics };
 }
 /** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */
 function readOneServer(read, platform) {

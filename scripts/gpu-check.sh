@@ -87,16 +87,17 @@ cli() { node "$root/dist/cli.js" "$@"; }
 free_port() { while (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; do sleep 0.1; done; }
 json() { node -e "const o=JSON.parse(require('fs').readFileSync('$1','utf8')); console.log($2)"; }
 
-# placement: a real offload line, partial and whole
+# placement: a real offload line, partial and whole; llama.cpp prints it only at -lv 4 (libllama's INFO is TRACE)
 if want placement; then
-  for ngl in 2 99; do
+  for run in "2" "2 -lv 4" "99 -lv 4"; do
     port=18180
+    name=placement-ngl${run// /}
     cli --url "http://127.0.0.1:$port/v1/models" --model m --timeout 3m --history-file '' --json \
-      --log-file "$out/placement-ngl$ngl.log" \
-      --start "exec $server -m $model --alias m --host 127.0.0.1 --port $port -ngl $ngl" >"$out/placement-ngl$ngl.json" \
-      2>"$out/placement-ngl$ngl.stderr"
-    pid=$(json "$out/placement-ngl$ngl.json" 'o.pid')
-    record "placement -ngl $ngl: ready=$(json "$out/placement-ngl$ngl.json" 'o.ready') placement=$(json "$out/placement-ngl$ngl.json" 'o.placement') startup=$(json "$out/placement-ngl$ngl.json" "o['startup-seconds']") s; offload line: $(grep -o 'offloaded [0-9]*/[0-9]* layers to GPU' "$out/placement-ngl$ngl.log" | head -1); warning: $(grep -o 'Model not on the GPU[^.]*' "$out/placement-ngl$ngl.stderr" | head -1)"
+      --log-file "$out/$name.log" \
+      --start "exec $server -m $model --alias m --host 127.0.0.1 --port $port -ngl $run" >"$out/$name.json" \
+      2>"$out/$name.stderr"
+    pid=$(json "$out/$name.json" 'o.pid')
+    record "placement -ngl $run: ready=$(json "$out/$name.json" 'o.ready') placement=$(json "$out/$name.json" 'o.placement') gpu-memory-mib=$(json "$out/$name.json" "o['gpu-memory-mib']") startup=$(json "$out/$name.json" "o['startup-seconds']") s; offload line: $(grep -o 'offloaded [0-9]*/[0-9]* layers to GPU' "$out/$name.log" | head -1); said: $(grep -o 'Placement not told[^(]*\|Model is ready [^:]*\|The model is ready [^:]*' "$out/$name.stderr" | head -1)"
     [ -n "$pid" ] && cli stop --pid "$pid" --timeout 30s >/dev/null 2>&1
     free_port $port
   done
@@ -112,13 +113,15 @@ if want fleet; then
       "start=CUDA_VISIBLE_DEVICES=0 exec $server -m $model --alias m --host 127.0.0.1 --port 18181 -ngl 99\nCUDA_VISIBLE_DEVICES=$last exec $server -m $model --alias m --host 127.0.0.1 --port 18182 -ngl 99" \
       "$@" >"$dir.stdout" 2>&1
   }
+  # (python: no indentation inside the string)
   CUDA_VISIBLE_DEVICES=$last python3 -c "
-  import time, torch
-  x = torch.empty(2 * 1024**3, dtype=torch.uint8, device='cuda')
-  print('holding', flush=True)
-  time.sleep(600)" >"$work/foreign.log" 2>&1 &
+import time, torch
+x = torch.empty(2 * 1024**3, dtype=torch.uint8, device='cuda')
+print('holding', flush=True)
+time.sleep(600)" >"$work/foreign.log" 2>&1 &
   foreign=$!
   for _ in $(seq 1 300); do grep -q holding "$work/foreign.log" && break; sleep 0.1; done
+  grep -q holding "$work/foreign.log" || { say "the foreign process holds no GPU memory: $(tail -3 "$work/foreign.log")"; exit 1; }
   fleet "$out/fleet-refused" gpu-check=fail
   node "$root/scripts/action-steps.mjs" post "$out/fleet-refused" >>"$out/fleet-refused.stdout" 2>&1
   record "fleet with a foreign process (pid $foreign) on GPU $last, gpu-check fail: exit $(json "$out/fleet-refused/outputs.json" 'o.exit'); per server: $(json "$out/fleet-refused/outputs.json" "JSON.parse(o.outputs.results||'[]').map(r=>r.url.split(':')[2].split('/')[0]+' ready='+r.ready+' reason='+r.reason).join('; ')"); names the foreign pid: $(grep -c "$foreign" "$out/fleet-refused.stdout") line(s)"

@@ -31,6 +31,11 @@ export interface EngineRecord<Name extends string = string> {
   /** For the smoke test when the `url` does not tell; undefined: no text. */
   stream?: StreamName
   load?: LoadOnDemand
+  /**
+   * It may keep some layers on the CPU by itself (llama.cpp's `-ngl auto` fits what free memory holds): GPU memory
+   * its processes hold shows some of the model there, never that all of it is.
+   */
+  splitsLayers?: boolean
   /** Only a real generation proves it ready (a router whose list and health are its own): it is always asked for one. */
   readyNeedsGeneration?: boolean
   /** Where each fact comes from: repository@version:path (or the docs' page), the recorded start-ups. */

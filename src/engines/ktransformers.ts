@@ -8,6 +8,8 @@ export const ktransformers: EngineRecord<'ktransformers'> = {
   label: 'KTransformers',
   // `kt run` prints its configuration before it starts SGLang, whose lines follow; its answers are SGLang's
   log: { ...sglang.log, signature: /CPU Threads \(kt-cpuinfer\):|NUMA Nodes \(kt-threadpool-count\):/ },
+  // its MoE experts run on the CPU by design: GPU memory held never shows the whole model there
+  splitsLayers: true,
   ownedBy: undefined,
   listsAs: 'sglang',
   sources: [

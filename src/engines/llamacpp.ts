@@ -56,6 +56,7 @@ export const llamacpp: EngineRecord<'llamacpp'> = {
   // none of its own: llama.cpp answers 503 on every route, its model list included, while it loads
   readiness: [],
   // outside its router mode (endpoint-wait.ts tells the router by its list, see `listsAsRouter`)
+  splitsLayers: true,
   servesOneModel: true,
   generation: ['openai'],
   stream: 'llamacpp',

@@ -14,6 +14,7 @@ export const localai: EngineRecord<'localai'> = {
       because: 'LocalAI lists its configured models while its startup preload still runs; /readyz says 503 until then'
     })
   ],
+  splitsLayers: true,
   servesOneModel: false,
   generation: ['openai'],
   stream: 'openai',

@@ -34,6 +34,7 @@ export const ollama: EngineRecord<'ollama'> = {
   modelLists: ['ollama', 'openai'],
   // none of its own: Ollama lists a model only once it is pulled
   readiness: [],
+  splitsLayers: true,
   servesOneModel: false,
   generation: ['ollama', 'openai'],
   stream: 'ollama',

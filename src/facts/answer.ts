@@ -58,7 +58,15 @@ export type Reason =
 
 /** The reasons an answer itself gives for stopping at once (the assessment's `fatalReason`). */
 type FatalReason =
-  'unauthorized' | 'tls' | 'ambiguous-model' | 'load-failed' | 'wrong-model' | 'engine-dead' | 'generation-failed'
+  | 'unauthorized'
+  | 'tls'
+  | 'ambiguous-model'
+  | 'load-failed'
+  | 'wrong-model'
+  | 'engine-dead'
+  | 'generation-failed'
+  /** `ranks` given, and the log's own lines say another count. */
+  | 'log-error'
 
 export interface Assessment {
   /** `down`: no HTTP answer; `waiting`: answered, not ready; `fatal`: waiting longer cannot help. */
@@ -132,6 +140,10 @@ export interface RanksMissing {
   expected?: number
   /** `node 2 (root@b)`, for each node short of its share (all of them where the count does not divide evenly). */
   missingOn: string[]
+  /** With `ranks` given: whose lines were counted, the engine's own or NCCL's `Init COMPLETE`. */
+  countedBy?: 'engine' | 'nccl'
+  /** `ranks` given, and the log's own lines say another count: the count they say and the line that said it. */
+  conflict?: { said: number; line: string }
 }
 
 type Missing =

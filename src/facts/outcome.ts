@@ -38,8 +38,8 @@ export interface ServerFacts {
   nodes?: Array<{ host: string; pid: number; startTicks?: number; gpuMemoryMiB?: number; env?: EnvEntry[] }>
   /** With `env-report` across nodes: each variable whose value is not the same on every node, in words. */
   nodeEnvDiffers?: string[]
-  /** Across several nodes: how many ranks the engine's lines said, and each node's ranks and time to join. */
-  ranks?: { expected?: number; nodes: NodeJoin[] }
+  /** Across several nodes, or with `ranks`: how many were expected, whose lines counted them, each node's ranks and time to join. */
+  ranks?: { expected?: number; nodes: NodeJoin[]; countedBy?: 'engine' | 'nccl' }
   /** With `start`: its start time (/proc stat field 22), boot and run marker: the job-end step stops by them. */
   startTicks?: number
   bootId?: string

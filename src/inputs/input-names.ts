@@ -86,6 +86,13 @@ export const INPUTS = {
       'the ssh destination the server runs on (user@host): --start, --pid and --log-file are its, read over one OpenSSH connection ($WAIT_FOR_MODEL_SSH_COMMAND: the ssh command)'
     ]
   },
+  ranks: {
+    default: '',
+    flag: [
+      'N',
+      "ranks that must join before ready, counted in the log: the engine's rank lines, else NCCL's Init COMPLETE (NCCL_DEBUG=INFO)"
+    ]
+  },
   'log-file': {
     default: '',
     flag: [

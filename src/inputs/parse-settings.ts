@@ -21,6 +21,7 @@ import {
   parseHeaders,
   parsePercent,
   parsePid,
+  parseRanks,
   parseRegex,
   parseUrls
 } from './parse.js'
@@ -176,7 +177,7 @@ function readServer(
   read: InputReader,
   platform: Platform,
   endpoints: number
-): Pick<Settings, 'failPattern' | 'portCheck' | 'gpuCheck' | 'stop' | 'envReport' | 'diagnostics'> & {
+): Pick<Settings, 'failPattern' | 'ranks' | 'portCheck' | 'gpuCheck' | 'stop' | 'envReport' | 'diagnostics'> & {
   servers: Array<Omit<Server, 'targets'>>
 } {
   // a fleet of servers, one per url line; else one server (or none) behind every endpoint
@@ -195,6 +196,11 @@ function readServer(
   if (failPattern !== undefined && (kind.logFile ?? kind.container) === undefined && kind.start === undefined)
     throw new InputError('fail-pattern', {
       problem: 'needs a log to watch: set "log-file", or "start" (which writes one)'
+    })
+  const ranks = read.field('ranks', (t) => parseRanks(t.trim()))
+  if (ranks !== undefined && (kind.logFile ?? kind.container ?? kind.start) === undefined)
+    throw new InputError('ranks', {
+      problem: 'needs the server\'s log to count them in: set "start" (which writes one), "log-file" or "container"'
     })
   const portCheck = read.field('port-check', parseBoolean)
   const gpuCheck = read.field('gpu-check', (t) => oneOf(t, GPU_CHECKS))
@@ -224,7 +230,7 @@ function readServer(
     throw new InputError('diagnostics', {
       problem: `${needsShell(platform)}: run them in a later step with "if: failure()"`
     })
-  return { servers, failPattern, portCheck, gpuCheck, stop, envReport, diagnostics }
+  return { servers, failPattern, ranks, portCheck, gpuCheck, stop, envReport, diagnostics }
 }
 
 /** One server (or none) for every endpoint: `start`, `pid`, `container` and `log-file` as one value each. */

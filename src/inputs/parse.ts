@@ -147,6 +147,19 @@ export function parsePid(text: string): Server['pid'] {
   return { pid }
 }
 
+/** The most ranks a server may be said to have: the count the log is read for is held to it. */
+export const MAX_RANKS = 65_536
+
+const RANKS_FORM = `a whole number of ranks from 1 to ${MAX_RANKS}, such as 16`
+
+/** `ranks`: empty for none. */
+export function parseRanks(text: string): number | undefined {
+  if (text === '') return undefined
+  const n = /^\d{1,6}$/.test(text) ? Number(text) : NaN
+  if (!(n >= 1 && n <= MAX_RANKS)) throw new ProblemError({ value: printable(text), form: RANKS_FORM })
+  return n
+}
+
 const ENV_NAME_FORM = 'comma-separated variable names or globs such as NCCL_*,CUDA_VISIBLE_DEVICES'
 
 export function parseEnvNames(text: string): string[] {

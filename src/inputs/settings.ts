@@ -138,6 +138,8 @@ export interface ServerSettings {
   /** One server behind every `url` line, or a fleet: one per `url` line, in order. */
   servers: Server[]
   failPattern?: RegExp
+  /** How many ranks must join before ready, counted in the log; undefined: across nodes, what the log or flags say. */
+  ranks?: number
   /**
    * Before `start`, a port already held ends the wait (`port-busy`); with a server to watch, an answer on a local
    * port from another process ends it (`wrong-server`). false: a proxy in front of the server answers there.

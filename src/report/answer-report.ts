@@ -182,16 +182,29 @@ function errorWords(answer: Answer, code: string): AnswerWords {
 /** A ready answer held by the ranks that have not joined yet (one server across several nodes). */
 function withRanksWords(answer: Answer, ranks: NonNullable<Answer['ranks']>): AnswerWords {
   const ready = answerWords({ ...answer, state: 'ready', ranks: undefined }).summary
+  if (ranks.conflict !== undefined) {
+    const { said, line } = ranks.conflict
+    const why =
+      `the server's log says ${said} ranks ("${line}"), and "ranks" asks for ${ranks.expected}: ` +
+      `give "ranks" the server's own count, or start the server with ${ranks.expected} ranks`
+    return { summary: `${ready} — ${why}`, detail: `the head is ready, but ${why}` }
+  }
   const why = ranksWaitingText(ranks)
   return { summary: `${ready} — ${why}`, detail: `the head is ready, but not every rank has joined: ${why}` }
 }
 
 /** `waiting for ranks: 3 of 4 joined; missing on node 2 (root@b)`. */
-const ranksWaitingText = ({ joined, expected, missingOn }: NonNullable<Answer['ranks']>): string =>
+const ranksWaitingText = ({ joined, expected, missingOn, countedBy }: NonNullable<Answer['ranks']>): string =>
   (expected === undefined
     ? `waiting for ranks: ${joined} joined, the count not read yet from the nodes' logs`
     : `waiting for ranks: ${joined} of ${expected} joined`) +
-  (missingOn.length ? `; missing on ${missingOn.join(', ')}` : '')
+  (countedBy === 'nccl' ? " (NCCL's Init COMPLETE lines)" : '') +
+  (missingOn.length ? `; missing on ${missingOn.join(', ')}` : '') +
+  // NCCL says nothing without it, and the engine's own lines are not known
+  (countedBy === 'nccl' && joined === 0
+    ? "; not one rank line read: the engine's own are not known, and NCCL prints its lines only with " +
+      "NCCL_DEBUG=INFO in the server's environment"
+    : '')
 
 /** A listed model's answer with the engine's own readiness answer (SGLang's /health) that followed it. */
 function withEngineReadinessWords(answer: Answer): AnswerWords {

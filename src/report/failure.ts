@@ -9,7 +9,9 @@ export function failureMessage(outcome: Outcome, ctx: ReportContext): string {
   const words = last && answerWords(last.answer)
   const waited = `${formatDuration(outcome.elapsedMs)} and ${probes(outcome.attempts)}`
   // generations that kept failing alike end the wait before the timeout, as the answers that stop it do
-  if (STOPPED_BY_ANSWER.includes(outcome.reason) || last?.answer.generationsFailing !== undefined) {
+  const stopped =
+    last?.answer.generationsFailing !== undefined || (outcome.reason === 'log-error' && outcome.halt === undefined)
+  if (STOPPED_BY_ANSWER.includes(outcome.reason) || stopped) {
     return `Stopped after ${waited}: ${words?.detail ?? outcome.reason}.`
   }
   if (outcome.reason === 'port-busy' || outcome.reason === 'gpu-busy') {

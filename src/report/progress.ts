@@ -121,6 +121,10 @@ export function ncclText(server: ServerFacts): { head: string; lines: string[]; 
         'set inside the process after it started.'
     )
   if (nccl.unconfirmed.length > 0) lines.push(unconfirmedText(nccl.unconfirmed))
+  // a group of one rank runs no tuning (no threadThresholds line in a real capture: __tests__/fixtures/nccl/)
+  const tuning = nccl.unconfirmed.filter((n) => n === 'NCCL_PROTO' || n === 'NCCL_ALGO')
+  if (tuning.length > 0 && nccl.processes.every((p) => p.nranks === 1))
+    lines.push(`Every NCCL group here has one rank: NCCL runs no tuning then, and never reads ${tuning.join(' or ')}.`)
   return { head, lines, warn: nccl.unconfirmed.length > 0 }
 }
 

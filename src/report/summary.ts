@@ -271,7 +271,11 @@ function environments(results: readonly TargetOutcome[]): string[] {
 /** One server across several nodes: each node's ranks and its time to join (from the server's start). */
 function nodeRows(ranks: NonNullable<NonNullable<GateOutcome['server']>['ranks']>): [string, string][] {
   const rows: [string, string][] = [
-    ['Ranks joined', `${ranks.nodes.reduce((n, node) => n + node.ranks, 0)} of ${ranks.expected ?? '?'}`]
+    [
+      'Ranks joined',
+      `${ranks.nodes.reduce((n, node) => n + node.ranks, 0)} of ${ranks.expected ?? '?'}` +
+        (ranks.countedBy === 'nccl' ? " (NCCL's Init COMPLETE lines)" : '')
+    ]
   ]
   ranks.nodes.forEach((n, i) =>
     rows.push([

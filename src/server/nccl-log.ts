@@ -36,10 +36,20 @@ const MAX_PROCESSES = 1024
 const MAX_NAMES = 200
 const MAX_VALUE_CHARS = 200
 
-const INFO = /(?:^|\s)([^\s:]+):(\d+):\d+ \[-?\d+\] NCCL INFO (.*)$/
+const INFO = /(?:^|\s)([^\s:]+):(\d+):\d+ \[(-?\d+)\] NCCL INFO (.*)$/
 const SET_BY_ENV = /^(NCCL_\w+) set by environment to (.*)$/
 const COMPLETE = /\bcomm \S+ rank (\d+) nranks (\d+) .*- Init COMPLETE\s*$/
 const VERSION = /(?:^|NCCL INFO )NCCL version (\d+\.\d+\.\d+\S*)/
+
+/**
+ * The GPU a process completed an NCCL communicator on, as `host:pid:device`; undefined for any other line. One
+ * process may drive several GPUs (one communicator each), and one GPU's process several communicators (one key).
+ */
+export function ncclJoined(text: string): string | undefined {
+  if (!text.includes('Init COMPLETE')) return undefined
+  const info = INFO.exec(text)
+  return info === null || !COMPLETE.test(info[4]) ? undefined : `${info[1]}:${info[2]}:${info[3]}`
+}
 
 /** Collects NCCL's lines as the log is read; `view()` is undefined while none came. */
 export class NcclLines {
@@ -51,7 +61,7 @@ export class NcclLines {
     if (this.version === undefined) this.version = VERSION.exec(text)?.[1]
     const info = text.includes('] NCCL INFO ') ? INFO.exec(text) : null
     if (info === null) return
-    const [, host, pidText, message] = info
+    const [, host, pidText, , message] = info
     const pid = Number(pidText)
     let p = this.processes.get(pid)
     if (p === undefined) {

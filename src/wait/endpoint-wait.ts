@@ -49,7 +49,7 @@ export async function waitForEndpoint(
     const engine = engineOf()
     if (generator !== undefined || engine === undefined) return generator
     // across nodes, an engine whose health misses a dead worker is asked for one too
-    const across = server.ranks !== undefined && ACROSS_NODES_NEEDS_GENERATION[engine]
+    const across = (server.ranks?.nodes ?? 1) > 1 && ACROSS_NODES_NEEDS_GENERATION[engine]
     if (!READY_NEEDS_GENERATION[engine] && !across) return generator
     const found = generationRoute(url)
     return found === undefined ? undefined : (implied ??= generatorFor(found))

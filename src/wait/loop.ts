@@ -145,7 +145,15 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
     }
     // the head's readiness says nothing of the other nodes' ranks: ready waits until every one of them joined
     const ranks = assessment.state === 'ready' ? deps.ranksMissing?.() : undefined
-    if (ranks !== undefined)
+    // a count given that the log's own lines contradict can never be met: waiting longer cannot help
+    if (ranks?.conflict !== undefined)
+      assessment = {
+        ...assessment,
+        state: 'fatal',
+        fatalReason: 'log-error',
+        answer: { ...assessment.answer, state: 'fatal', ranks }
+      }
+    else if (ranks !== undefined)
       assessment = { ...assessment, state: 'waiting', answer: { ...assessment.answer, state: 'waiting', ranks } }
     const failedBefore = generationFailed
     generationFailed = false
@@ -218,10 +226,12 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
       if (clock.now() < earliest) await clock.sleep(earliest - clock.now(), signal)
     } else {
       const next = nextProbeAt({ ...opts, sentAt, now, costMs, retryAfterMs: probed.retryAfterMs, deadline })
+      const readyLineBefore: boolean = readyLineWoke
       const woke = await sleepUntilWoken(clock, next - clock.now(), [readyLine(), deps.logLines], signal)
       // New lines in the log: the server is moving on, perhaps to ready in words we do not know. A probe soon;
-      // at once when the same lines held the ready line (both wakers fire, and this one may win the race).
-      if (woke === 1 && !readyLineWoke) {
+      // at once when the same lines held the ready line (both wakers fire, and this one may win the race), and only
+      // then: once the ready line is behind, a server that logs each request would wake the loop at its own pace.
+      if (woke === 1 && readyLineWoke === readyLineBefore) {
         const sooner = probeOnLogLines(sentAt, clock.now(), next)
         await sleepUntilWoken(clock, sooner - clock.now(), [readyLine()], signal)
       }

@@ -60,6 +60,11 @@ export interface PlacementEvidence {
   heldMiB?: number
   /** Ollama's `/api/ps` entry of the model: its size, and how much of it is in GPU memory. */
   ollama?: { model: string; size: number; sizeVram: number }
+  /**
+   * The engine may keep layers on the CPU by itself, or is not known: memory held shows some of the model on the GPU,
+   * never all of it.
+   */
+  splitsLayers?: boolean
 }
 
 const RANK: Readonly<Record<Placement, number>> = { cpu: 0, partial: 1, gpu: 2 }
@@ -85,7 +90,7 @@ export function placementOf(e: PlacementEvidence): PlacementFacts | undefined {
   if (noGpu !== undefined && offload === undefined)
     told.push({ placement: 'cpu', evidence: `"${noGpu.text}" (log line ${noGpu.line})` })
   // memory held tells only where the server was meant to use GPUs: a CPU server on a GPU machine holds none
-  if (e.heldMiB !== undefined && e.meant !== undefined)
+  if (e.heldMiB !== undefined && e.meant !== undefined && !memoryUntold(e))
     told.push({
       placement: e.heldMiB > 0 ? 'gpu' : 'cpu',
       evidence: `the server's processes hold ${e.heldMiB} MiB of GPU memory`
@@ -100,6 +105,25 @@ export function placementOf(e: PlacementEvidence): PlacementFacts | undefined {
     ? `The model is ready ${where}${meant}: ${worst.evidence}. It serves, but at a fraction of the speed of a GPU`
     : undefined
   return { placement: worst.placement, evidence: worst.evidence, ...(warning === undefined ? {} : { warning }) }
+}
+
+/** Memory held where it cannot tell all from some: nothing else said, and an engine that may split its layers. */
+const memoryUntold = (e: PlacementEvidence): boolean =>
+  e.splitsLayers === true && (e.heldMiB ?? 0) > 0 && e.log?.offload === undefined && e.ollama === undefined
+
+/**
+ * Why no placement is given though GPU memory is held, in a line; undefined where one is given or nothing was read.
+ * llama.cpp prints its offload line at log verbosity 4 only since it moved libllama's lines to TRACE
+ * (common/log.cpp: `GGML_LOG_LEVEL_INFO` → `LOG_LEVEL_TRACE`; the default verbosity is 3).
+ */
+export function placementUntold(e: PlacementEvidence, engineLabel: string | undefined): string | undefined {
+  if (!memoryUntold(e) || e.meant === undefined) return undefined
+  const verbose = engineLabel === 'llama.cpp' ? ' (llama.cpp prints it only at -lv 4: add it to the start line)' : ''
+  return (
+    `Placement not told: the server's processes hold ${e.heldMiB} MiB of GPU memory, so some of the model is there, ` +
+    `but ${engineLabel ?? 'an engine not known'} may keep layers on the CPU, and no line says how many went to the ` +
+    `GPU${verbose}`
+  )
 }
 
 /** Ollama's `/api/ps` entry of `model` (its size, and the part in GPU memory); undefined when it does not say. */

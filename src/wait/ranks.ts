@@ -1,16 +1,19 @@
 /**
- * One server across several nodes: its ranks counted as they join, from the engine's per-rank lines in every node's
- * log (a worker's lines come into the head's copy prefixed `[host] `); ready waits until every rank has joined.
+ * A server's ranks counted as they join, from the engine's per-rank lines in every node's log (a worker's lines come
+ * into the head's copy prefixed `[host] `), or, with a count given (`ranks`), NCCL's `Init COMPLETE` lines where the
+ * engine's own are not known; ready waits until every rank has joined.
  */
 import { type Engine, ENGINE_RECORDS, ENGINES } from '../engines/index.js'
 import { NO_LINE, type RankLines } from '../engines/engine-record.js'
 import type { RanksMissing } from '../facts/answer.js'
 import type { NodeJoin } from '../facts/outcome.js'
-
-/** Ranks kept per engine: a log of endless distinct rank lines holds memory to a bound. */
-const MAX_RANKS = 65_536
+import { MAX_RANKS } from '../inputs/parse.js'
+import { ncclJoined } from '../server/nccl-log.js'
 
 const RANKED = ENGINE_RECORDS.flatMap((r) => (r.log.ranks === undefined ? [] : [[r.name, r.log.ranks] as const]))
+
+/** A line quoted as the one that said the count: no more of it than this. */
+const QUOTED_CHARS = 160
 
 /** A start line's flag value (`--tp 8`, `--tp=8`), the first of the spellings given. */
 function flagValue(start: string, spellings: readonly string[]): number | undefined {
@@ -29,15 +32,18 @@ export function ranksFromFlags(lines: RankLines, start: string | undefined): num
   return values.reduce<number>((product, v) => product * (v ?? 1), 1)
 }
 
-/** The counts for one engine's lines. */
-class EngineRanks {
+/** The ranks one kind of line has counted: an engine's per-rank lines, or NCCL's. */
+class Tally {
+  /** Each rank (its number, tag or `host:pid:device`) and the node whose line said it joined. */
   readonly seen = new Map<string, number>()
   world: number | undefined
   readonly factors: (number | undefined)[]
+  /** The line that said the count (the world's, else the last factor's). */
+  saidBy: string | undefined
   /** Each node (by index) once it held its share of the ranks: the time since the server's start. */
   readonly joinedAt = new Map<number, number>()
-  constructor(readonly lines: RankLines) {
-    this.factors = (lines.factors ?? []).map(() => undefined)
+  constructor(readonly lines?: RankLines) {
+    this.factors = (lines?.factors ?? []).map(() => undefined)
   }
 
   /** The count the log says: a joined line's world, else its factor lines multiplied once all are read. */
@@ -47,107 +53,161 @@ class EngineRanks {
     if (factors.length === 0 || factors[0] === undefined) return undefined
     return factors.reduce<number>((product, v) => product * (v ?? 1), 1)
   }
+
+  /** Each node's ranks, kept as they join: a count of thousands is not recounted at each line. */
+  readonly perNode: number[] = []
+
+  add(rank: string, node: number): boolean {
+    if (this.seen.has(rank) || this.seen.size >= MAX_RANKS) return false
+    this.seen.set(rank, node)
+    this.perNode[node] = (this.perNode[node] ?? 0) + 1
+    return true
+  }
 }
 
 export class RankCount {
-  private readonly engines = new Map<Engine, EngineRanks>()
+  private readonly engines = new Map<Engine, Tally>()
+  private readonly nccl = new Tally()
 
   /**
    * `hosts`: every node, the head first; `starts`: each node's start line, the head's first; `now`: the time since
-   * the server's start, for each node's time to join.
+   * the server's start, for each node's time to join; `required`: the count given (`ranks`), if one was.
    */
   constructor(
     private readonly hosts: readonly string[],
     private readonly starts: readonly string[],
-    private readonly now: () => number
+    private readonly now: () => number,
+    private readonly required?: number
   ) {
-    for (const [engine, lines] of RANKED) this.engines.set(engine, new EngineRanks(lines))
+    for (const [engine, lines] of RANKED) this.engines.set(engine, new Tally(lines))
+  }
+
+  /** How many nodes the server runs on. */
+  get nodes(): number {
+    return this.hosts.length
   }
 
   /** One line of the head's log copy (a worker's prefixed by its host). */
   line(text: string): void {
     const node = this.nodeOf(text)
     for (const [, counts] of this.engines) {
-      const { lines } = counts
+      const lines = counts.lines as RankLines
       lines.factors?.forEach((pattern, i) => {
         if (counts.factors[i] !== undefined) return
         const n = pattern.exec(text)?.groups?.n
-        if (n !== undefined) counts.factors[i] = Number(n)
+        if (n === undefined) return
+        counts.factors[i] = Number(n)
+        if (counts.world === undefined) counts.saidBy = text
       })
       const joined = lines.joined.exec(text)?.groups
       if (joined?.rank === undefined) continue
-      if (joined.world !== undefined) counts.world ??= Number(joined.world)
+      if (joined.world !== undefined && counts.world === undefined) {
+        counts.world = Number(joined.world)
+        counts.saidBy = text
+      }
       const rank = joined.rank.trim()
-      if (counts.seen.has(rank) || counts.seen.size >= MAX_RANKS) continue
       // a rank beyond the world its lines state is none of this server's: it must not fill the count
       if (counts.world !== undefined && /^\d+$/.test(rank) && Number(rank) >= counts.world) continue
-      counts.seen.set(rank, node.index)
-      const expected = counts.logCount() ?? ranksFromFlags(counts.lines, this.starts[0])
+      if (!counts.add(rank, node)) continue
+      const expected = this.required ?? counts.logCount() ?? ranksFromFlags(lines, this.starts[0])
       if (expected !== undefined) this.noteJoins(counts, expected)
     }
+    // NCCL's lines are read only against a count given: they tell who joined, never how many should
+    if (this.required === undefined) return
+    const gpu = ncclJoined(text)
+    if (gpu !== undefined && this.nccl.add(`${node}|${gpu}`, node)) this.noteJoins(this.nccl, this.required)
   }
 
-  /** The engine whose rank lines were read: `engine` where it has some, else the one with the most lines read. */
-  private counting(engine: Engine | undefined): EngineRanks | undefined {
+  /** The engine's tally: `engine`'s where it has rank lines, else the one with the most lines read. */
+  private engineTally(engine: Engine | undefined): Tally | undefined {
     if (engine !== undefined) return this.engines.get(engine)
-    let best: EngineRanks | undefined
+    let best: Tally | undefined
     for (const counts of this.engines.values()) if (counts.seen.size > (best?.seen.size ?? 0)) best = counts
     return best
   }
 
-  /** How many ranks are expected: the log's own count, else the head's start line's flags; undefined: not known. */
+  /**
+   * The tally that counts: the engine's; with a count given, NCCL's where it holds more (an engine whose rank lines
+   * are not known, or a version that words them otherwise).
+   */
+  private counting(engine: Engine | undefined): Tally | undefined {
+    const own = this.engineTally(engine)
+    if (this.required === undefined) return own
+    return own !== undefined && own.seen.size >= this.nccl.seen.size && own.seen.size > 0 ? own : this.nccl
+  }
+
+  /** How many ranks are expected: the count given, else the log's own, else the head's start line's flags. */
   expected(engine: Engine | undefined): number | undefined {
+    if (this.required !== undefined) return this.required
     const counts = this.counting(engine)
     if (counts === undefined) return undefined
-    return counts.logCount() ?? ranksFromFlags(counts.lines, this.starts[0])
+    return counts.logCount() ?? ranksFromFlags(counts.lines as RankLines, this.starts[0])
+  }
+
+  /** What was counted: NCCL's lines, or the engine's own. */
+  countedBy(engine: Engine | undefined): 'nccl' | 'engine' | undefined {
+    const counts = this.counting(engine)
+    return counts === undefined ? undefined : counts === this.nccl ? 'nccl' : 'engine'
   }
 
   /**
    * What holds readiness now; undefined when every rank joined. Where no line has told the count yet, the head's
    * own ready line, which its engine prints once its ranks joined, not read yet (the nodes' logs come over ssh,
-   * behind its HTTP answers) holds it too; once read, a log whose rank lines are not known holds nothing.
+   * behind its HTTP answers) holds it too; once read, a log whose rank lines are not known holds nothing. A count
+   * given that the log's own lines contradict is said as such (`conflict`): it can never be right.
    */
   missing(engine: Engine | undefined, readyLineSeen: boolean): RanksMissing | undefined {
+    const said = this.engineTally(engine)
+    const saidCount = said?.logCount()
+    if (this.required !== undefined && saidCount !== undefined && saidCount !== this.required)
+      return {
+        joined: said?.seen.size ?? 0,
+        expected: this.required,
+        missingOn: [],
+        conflict: { said: saidCount, line: (said?.saidBy ?? '').trim().slice(0, QUOTED_CHARS) }
+      }
     const counts = this.counting(engine)
     const expected = this.expected(engine)
     if (counts === undefined) return undefined
     const joined = counts.seen.size
-    // the ready line read and not one rank line: this engine's version words them otherwise
-    if (joined === 0 && counts.logCount() === undefined && readyLineSeen) return undefined
-    if (expected === undefined) {
-      const known = engine !== undefined && ENGINES[engine].log.ready !== NO_LINE
-      return known && !readyLineSeen ? { joined, missingOn: [] } : undefined
+    if (this.required === undefined) {
+      // the ready line read and not one rank line: this engine's version words them otherwise
+      if (joined === 0 && counts.logCount() === undefined && readyLineSeen) return undefined
+      if (expected === undefined) {
+        const known = engine !== undefined && ENGINES[engine].log.ready !== NO_LINE
+        return known && !readyLineSeen ? { joined, missingOn: [] } : undefined
+      }
     }
-    if (joined >= expected) return undefined
-    const perNode = this.perNode(counts)
+    if (expected === undefined || joined >= expected) return undefined
+    const perNode = counts.perNode
     const share = expected % this.hosts.length === 0 ? expected / this.hosts.length : undefined
     // a node with more than its share: one log holds other nodes' ranks (Ray's, MPI's), so none can be named
     const pooled = share !== undefined && perNode.some((n) => (n ?? 0) > share)
-    const missingOn = pooled
-      ? []
-      : this.hosts.flatMap((host, i) =>
-          share === undefined || (perNode[i] ?? 0) < share ? [`node ${i + 1} (${host})`] : []
-        )
-    return { joined, expected, missingOn }
+    const missingOn =
+      pooled || this.hosts.length === 1
+        ? []
+        : this.hosts.flatMap((host, i) =>
+            share === undefined || (perNode[i] ?? 0) < share ? [`node ${i + 1} (${host})`] : []
+          )
+    return {
+      joined,
+      expected,
+      missingOn,
+      ...(this.required === undefined ? {} : { countedBy: this.countedBy(engine) })
+    }
   }
 
   /** Each node's ranks, and when it held its share of them. */
   joins(engine: Engine | undefined): NodeJoin[] | undefined {
     const counts = this.counting(engine)
     if (counts === undefined || counts.seen.size === 0) return undefined
-    const perNode = this.perNode(counts)
+    const perNode = counts.perNode
     return this.hosts.map((host, i) => ({ host, ranks: perNode[i] ?? 0, joinedMs: counts.joinedAt.get(i) }))
   }
 
-  private perNode(counts: EngineRanks): number[] {
-    const perNode: number[] = []
-    for (const i of counts.seen.values()) perNode[i] = (perNode[i] ?? 0) + 1
-    return perNode
-  }
-
   /** A node joined once it holds its share (the whole count over the nodes, where it divides evenly). */
-  private noteJoins(counts: EngineRanks, expected: number): void {
-    const perNode = this.perNode(counts)
+  private noteJoins(counts: Tally, expected: number): void {
+    const perNode = counts.perNode
     const share = expected % this.hosts.length === 0 ? expected / this.hosts.length : undefined
     const all = counts.seen.size >= expected
     this.hosts.forEach((_, i) => {
@@ -158,10 +218,10 @@ export class RankCount {
   }
 
   /** The node a line came from: a worker's lines begin with `[host] `, the head's with neither. */
-  private nodeOf(text: string): { index: number } {
+  private nodeOf(text: string): number {
     if (text.startsWith('[')) {
-      for (let i = 1; i < this.hosts.length; i++) if (text.startsWith(`[${this.hosts[i]}] `)) return { index: i }
+      for (let i = 1; i < this.hosts.length; i++) if (text.startsWith(`[${this.hosts[i]}] `)) return i
     }
-    return { index: 0 }
+    return 0
   }
 }

@@ -25,12 +25,12 @@ import { streamRoute } from '../engines/streams.js'
 import type { Clock } from '../runtime/clock.js'
 import type { LaunchedServer, ServerKind } from './servers/kind.js'
 import { asCancelled } from './cancelled.js'
-import { type LogPlacement, meantForGpu, ollamaPs, placementLog, placementOf } from './placement.js'
+import { type LogPlacement, meantForGpu, ollamaPs, placementLog, placementOf, placementUntold } from './placement.js'
 import { createHttpClient } from '../http/probe.js'
 import { gpuSnapshot } from '../gpu/nvidia-smi.js'
 import { placementLines } from '../report/progress.js'
 import { RankCount } from './ranks.js'
-import type { Engine } from '../engines/index.js'
+import { type Engine, ENGINES } from '../engines/index.js'
 import { formatDuration } from '../runtime/clock.js'
 
 /** A server of a fleet: halting `stop` ends its wait as the fleet decides; `settled` hears how it ended. */
@@ -62,7 +62,7 @@ export async function waitForServer(
     const profile = new StartupProfile({ engine: settings.engine, startedAt: launched.startedAt, usual: history.usual })
     const placed = placementLog()
     const nccl = new NcclLines()
-    const ranks = rankCount(server, () => clock.now() - (launched?.startedAt ?? waitStart))
+    const ranks = rankCount(server, settings.ranks, () => clock.now() - (launched?.startedAt ?? waitStart))
     const { log, sayStartup, readLines, readyLine, logLines } = followLog({
       launched,
       profile,
@@ -117,9 +117,10 @@ export async function waitForServer(
     member?.settled(last)
     const readyAt = readyMoment({ ...(last.ready ? last : {}), readyLineAt: profile.readyLineTime(), now: clock.now() })
     await launched.afterWait(last.ready, readyAt)
-    if (ranks !== undefined) tellRanks(ranks, last.engine ?? settings.engine ?? profile.engine, launched.facts, deps)
+    const engine = last.engine ?? settings.engine ?? profile.engine
+    if (ranks !== undefined) tellRanks(ranks, engine, launched.facts, deps)
     const placement = last.ready
-      ? await placementOfServer(server, settings, launched.facts, placed.found, waited, deps)
+      ? await placementOfServer(server, settings, launched.facts, placed.found, waited, engine, deps)
       : undefined
     if (placement !== undefined) {
       deps.log(placementLines.found(placement.placement, placement.evidence))
@@ -193,23 +194,32 @@ function tellNccl(settings: Settings, facts: ServerFacts | undefined, view: Nccl
   deps.log(procEnvironNote)
 }
 
-/** One server across several nodes: its ranks counted from every node's lines; undefined for one node. */
-function rankCount(server: Server, sinceStart: () => number): RankCount | undefined {
-  if (server.workers === undefined || server.host === undefined) return undefined
-  const hosts = [server.host, ...server.workers.map((w) => w.host)]
-  const starts = [server.start ?? '', ...server.workers.map((w) => w.start)]
-  return new RankCount(hosts, starts, sinceStart)
+/**
+ * The server's ranks, counted from every node's lines: across several nodes, or with a count given (`ranks`);
+ * undefined otherwise (one node, no count: its engine's readiness speaks for it).
+ */
+function rankCount(server: Server, required: number | undefined, sinceStart: () => number): RankCount | undefined {
+  const workers = server.workers ?? []
+  if (workers.length === 0 && required === undefined) return undefined
+  const hosts = [server.host ?? 'this machine', ...workers.map((w) => w.host)]
+  const starts = [server.start ?? '', ...workers.map((w) => w.start)]
+  return new RankCount(hosts, starts, sinceStart, required)
 }
 
 /** Each node's ranks and time to join, into the facts and the log. */
 function tellRanks(ranks: RankCount, engine: Engine | undefined, facts: ServerFacts | undefined, deps: Deps): void {
   const nodes = ranks.joins(engine)
   if (nodes === undefined) {
-    deps.log("Ranks: none of the engine's per-rank lines was read in the nodes' logs, so none was counted")
+    deps.log(
+      ranks.expected(engine) === undefined
+        ? "Ranks: none of the engine's per-rank lines was read in the nodes' logs, so none was counted"
+        : `Ranks: not one of the ${ranks.expected(engine)} was read joining in the server's log`
+    )
     return
   }
   const expected = ranks.expected(engine)
-  if (facts !== undefined) facts.ranks = { expected, nodes }
+  const countedBy = ranks.countedBy(engine)
+  if (facts !== undefined) facts.ranks = { expected, nodes, ...(countedBy === 'nccl' ? { countedBy } : {}) }
   nodes.forEach((n, i) => deps.log(nodeJoinLine(n, i)))
 }
 
@@ -387,6 +397,7 @@ async function placementOfServer(
   facts: LaunchedServer['facts'],
   log: LogPlacement,
   results: readonly TargetOutcome[],
+  engine: Engine | undefined,
   deps: Deps
 ): Promise<PlacementFacts | undefined> {
   const timeLeft = (): number =>
@@ -418,5 +429,9 @@ async function placementOfServer(
   }
   // the step's CUDA_VISIBLE_DEVICES is the server's only where this step starts it
   const meant = meantForGpu(server.start, server.start === undefined ? {} : deps.env, gpusPresent)
-  return placementOf({ meant, log, heldMiB: facts?.gpuMemoryMiB, ollama })
+  const splitsLayers = engine === undefined || ENGINES[engine].splitsLayers === true
+  const evidence = { meant, log, heldMiB: facts?.gpuMemoryMiB, ollama, splitsLayers }
+  const untold = placementUntold(evidence, engine && ENGINES[engine].label)
+  if (untold !== undefined) deps.log(untold)
+  return placementOf(evidence)
 }

@@ -68,6 +68,15 @@ describe('parseSettings', () => {
     ['host', 'root@h; id', /is not an ssh destination/],
     ['host', 'root@10.1.230.174', /needs the server on that host: set "start" or "pid"/],
     ['fail-pattern', 'CUDA out of memory', /needs a log to watch: set "log-file", or "start"/],
+    ['ranks', '0', /"0" is not a whole number of ranks from 1 to 65536, such as 16/],
+    ['ranks', '8 GPUs', /is not a whole number of ranks/],
+    ['ranks', '1e3', /is not a whole number of ranks/],
+    ['ranks', '65537', /is not a whole number of ranks/],
+    [
+      'ranks',
+      '16',
+      /needs the server's log to count them in: set "start" \(which writes one\), "log-file" or "container"/
+    ],
     ['env-report', 'NCCL_*', /needs the server process: set "start", "pid" or "container"/],
     ['probe-generation', 'maybe', /true or false/],
     ['probe-generation', 'true', /needs "model": the request to \/v1\/completions names the model/],
@@ -92,6 +101,13 @@ describe('parseSettings', () => {
     expect((error as InputError).input).toBe(name)
     expect((error as Error).message).toMatch(new RegExp(`^Input "${name}": `))
     expect((error as Error).message).toMatch(message)
+  })
+
+  it('reads ranks: none by default, a count with the server whose log it is counted in', () => {
+    const url = 'http://localhost:8000/v1/models'
+    expect(settingsFrom({ url, start: 'x' }).ranks).toBeUndefined()
+    expect(settingsFrom({ url, start: 'x', ranks: ' 16 ' }).ranks).toBe(16)
+    expect(settingsFrom({ url, 'log-file': '/tmp/none-yet.log', ranks: '65536' }).ranks).toBe(65_536)
   })
 
   it('reads the smoke test: off by default, true, or fail-on-error, of fixed sizes', () => {

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { envReport } from '../../../src/server/env-report.js'
+import { ncclText } from '../../../src/report/progress.js'
 import {
   NcclLines,
   ncclVariables,
   ncclVariableText,
+  ncclJoined,
   ranges,
   setInside,
   unconfirmed
@@ -105,5 +107,43 @@ describe("NCCL's own lines (NCCL_DEBUG=INFO)", () => {
     expect(setInside(patterns, view, workers).map((s) => [s.name, s.value, s.by.map((p) => p.pid)])).toEqual([
       ['NCCL_PROTO', 'LL', [11]]
     ])
+  })
+})
+
+describe('a real capture: NCCL 2.28.9 on one H100, one rank', () => {
+  const lines = fixture('nccl-2.28.9-h100-one-rank.log')
+
+  it('its version, its one process and what NCCL says it took (no tuning with one rank: no NCCL_PROTO, NCCL_ALGO)', () => {
+    const view = read(lines)
+    expect(view?.version).toBe('2.28.9+cuda13.0')
+    expect(view?.processes).toEqual([
+      {
+        host: 'vm',
+        pid: 520,
+        rank: 0,
+        nranks: 1,
+        env: { NCCL_SOCKET_IFNAME: 'lo', NCCL_IB_DISABLE: '1', NCCL_NVLS_ENABLE: '0' }
+      }
+    ])
+    // set in its environment, never said taken: the one-rank group read neither
+    expect(unconfirmed(new Set(['NCCL_PROTO', 'NCCL_ALGO', 'NCCL_IB_DISABLE', 'NCCL_DEBUG']), view!)).toEqual([
+      'NCCL_ALGO',
+      'NCCL_PROTO'
+    ])
+  })
+
+  it('the report says why a group of one rank confirms neither, and only then', () => {
+    const view = read(lines)!
+    const unsaid = unconfirmed(new Set(['NCCL_PROTO', 'NCCL_ALGO']), view)
+    expect(ncclText({ nccl: { ...view, unconfirmed: unsaid } })?.lines.at(-1)).toBe(
+      'Every NCCL group here has one rank: NCCL runs no tuning then, and never reads NCCL_ALGO or NCCL_PROTO.'
+    )
+    const two = { ...view, processes: view.processes.map((p) => ({ ...p, nranks: 2 })) }
+    expect(ncclText({ nccl: { ...two, unconfirmed: unsaid } })?.lines.at(-1)).toMatch(/^Not confirmed by NCCL/)
+  })
+
+  it('one GPU joined: Init COMPLETE counts, Init START, Destroy COMPLETE and the timings line do not', () => {
+    expect(lines.map(ncclJoined).filter((k) => k !== undefined)).toEqual(['vm:520:0'])
+    expect(lines.filter((l) => / Init START$| Destroy COMPLETE$|Init timings/.test(l))).toHaveLength(3)
   })
 })

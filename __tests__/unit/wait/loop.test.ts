@@ -816,6 +816,25 @@ describe('the schedule and the log', () => {
     expect(sent.slice(1).every((t, i) => t - sent[i] >= LOG_BURST_GAP_MS)).toBe(true)
   })
 
+  it('after the ready line, a server that logs each request it gets (an access log) is no faster a pace', async () => {
+    const clock = new FakeClock()
+    const sent: number[] = []
+    // ready by its list and its ready line, held by something else (ranks not joined) until 3 s
+    const s = server(clock, (t) => (sent.push(t), listing('kimi')))
+    let logged = 0
+    const outcome = await waitForModel(options(), {
+      probe: s.probe,
+      clock,
+      readyLine: async () => undefined,
+      // each probe's own access line is there at once
+      logLines: () => (logged < sent.length ? ((logged = sent.length), Promise.resolve()) : new Promise(() => {})),
+      ranksMissing: () => (clock.t < 3_000 ? { joined: 3, expected: 4, missingOn: [] } : undefined)
+    })
+    expect(outcome.ready).toBe(true)
+    expect(sent.slice(2).every((t, i) => t - sent[i + 1] >= LOG_BURST_GAP_MS)).toBe(true)
+    expect(sent.length).toBeLessThanOrEqual(3_000 / LOG_BURST_GAP_MS + 3)
+  })
+
   it('the ready line among new lines: a probe at once, not LOG_BURST_GAP_MS after the last', async () => {
     const clock = new FakeClock()
     const sent: number[] = []
@@ -825,13 +844,14 @@ describe('the schedule and the log', () => {
     const at = (t: number, first: boolean) => (signal: AbortSignal) =>
       new Promise<void>((resolve) => {
         read.push(() => (first ? resolve() : queueMicrotask(resolve)))
-        void clock.until(t, signal).then(() => read.splice(0).forEach((f) => f()))
+        // a read tells the waiters of its own moment, not those of a later one
+        void clock.until(t, signal).then(() => clock.t >= t && read.splice(0).forEach((f) => f()))
       })
     const outcome = await waitForModel(options(), {
       probe: s.probe,
       clock,
       logLines: (signal) => at(clock.t < 2_950 ? 2_950 : 3_000, true)(signal),
-      readyLine: at(3_000, false)
+      readyLine: (signal) => (clock.t < 2_950 ? new Promise<void>(() => {}) : at(3_000, false)(signal))
     })
     expect(outcome.ready).toBe(true)
     expect(sent).toEqual([0, 2_950, 3_000])

@@ -1,4 +1,4 @@
-import { meantForGpu, ollamaPs, placementLog, placementOf } from '../../../src/wait/placement.js'
+import { meantForGpu, ollamaPs, placementLog, placementOf, placementUntold } from '../../../src/wait/placement.js'
 import { parseJson, type ProbeResult } from '../../../src/http/probe.js'
 
 const http = (status: number, body: string): ProbeResult => ({
@@ -88,6 +88,26 @@ describe('placementOf', () => {
     expect(placementOf({ meant: 'x', heldMiB: 9000, log: { offload: { n: 10, m: 33, line: 3 } } })?.placement).toBe(
       'partial'
     )
+  })
+})
+
+describe('GPU memory held by an engine that may keep layers on the CPU (a real llama.cpp, 2026-12: no offload line)', () => {
+  it('says no placement, and why, where no line tells how many layers went; the offload line still tells', () => {
+    // a real CUDA llama-server with -ngl 2 of 6 layers at its default verbosity: 914 MiB held, no offload line
+    const e = { meant: 'its start line asks for 2 GPU layers', heldMiB: 914, splitsLayers: true }
+    expect(placementOf(e)).toBeUndefined()
+    expect(placementUntold(e, 'llama.cpp')).toBe(
+      "Placement not told: the server's processes hold 914 MiB of GPU memory, so some of the model is there, but " +
+        'llama.cpp may keep layers on the CPU, and no line says how many went to the GPU (llama.cpp prints it only ' +
+        'at -lv 4: add it to the start line)'
+    )
+    expect(placementUntold(e, undefined)).toMatch(/but an engine not known may keep layers on the CPU/)
+    const told = { ...e, log: { offload: { n: 2, m: 6, line: 40 } } }
+    expect(placementOf(told)?.placement).toBe('partial')
+    expect(placementUntold(told, 'llama.cpp')).toBeUndefined()
+    // none held is still the CPU, and an engine that loads every weight to the GPU is told by memory as before
+    expect(placementOf({ ...e, heldMiB: 0 })?.placement).toBe('cpu')
+    expect(placementOf({ ...e, splitsLayers: false })?.placement).toBe('gpu')
   })
 })
 

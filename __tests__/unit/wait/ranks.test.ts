@@ -2,6 +2,7 @@ import { RankCount, ranksFromFlags } from '../../../src/wait/ranks.js'
 import { sglang } from '../../../src/engines/sglang.js'
 import { vllm } from '../../../src/engines/vllm.js'
 import { answerWords } from '../../../src/report/answer-report.js'
+import { failureMessage } from '../../../src/report/failure.js'
 import { waitForModel } from '../../../src/wait/loop.js'
 import type { ProbeResult } from '../../../src/http/probe.js'
 
@@ -110,6 +111,78 @@ describe('ranks across nodes', () => {
   })
 })
 
+/** NCCL 2.28.9's `Init COMPLETE`, as the real capture in __tests__/fixtures/nccl/ has it. */
+const ncclComplete = (host: string, pid: number, dev: number, rank: number, nranks: number, prefix = ''): string =>
+  `${prefix}${host}:${pid}:${pid} [${dev}] NCCL INFO ncclCommInitRankConfig comm 0x4619d750 rank ${rank} ` +
+  `nranks ${nranks} cudaDev ${dev} nvmlDev ${dev} busId 60 commId 0x76ddc9b74124a3ae - Init COMPLETE`
+
+describe('a count given (ranks)', () => {
+  it("an engine whose rank lines are not known: NCCL's Init COMPLETE, one per GPU of each process", () => {
+    let t = 500
+    const count = new RankCount(['this machine'], ['text-generation-launcher --num-shard 4'], () => t, 4)
+    count.line(ncclComplete('gpu1', 700, 0, 0, 4).replace('- Init COMPLETE', '- Init START'))
+    count.line(ncclComplete('gpu1', 700, 0, 0, 4))
+    // a split of the same process on the same GPU, and its end, are no other rank
+    count.line(ncclComplete('gpu1', 700, 0, 0, 2).replace('commId', 'parent 0x1 splitCount 1 color 0 key 0 commId'))
+    count.line('gpu1:700:700 [0] NCCL INFO comm 0x4619d750 rank 0 nranks 4 cudaDev 0 busId 60 - Destroy COMPLETE')
+    // one process that drives two GPUs joins on each
+    count.line(ncclComplete('gpu1', 701, 1, 1, 4))
+    count.line(ncclComplete('gpu1', 701, 2, 2, 4))
+    expect(count.missing(undefined, true)).toEqual({ joined: 3, expected: 4, missingOn: [], countedBy: 'nccl' })
+    expect(answerWords({ state: 'waiting', status: 200, ranks: count.missing(undefined, true) }).summary).toBe(
+      "HTTP 200 — waiting for ranks: 3 of 4 joined (NCCL's Init COMPLETE lines)"
+    )
+    t = 900
+    count.line(ncclComplete('gpu1', 702, 3, 3, 4))
+    expect(count.missing(undefined, true)).toBeUndefined()
+    expect(count.joins(undefined)).toEqual([{ host: 'this machine', ranks: 4, joinedMs: 900 }])
+    expect(count.countedBy(undefined)).toBe('nccl')
+  })
+
+  it('without a count, NCCL lines count nothing; with one and no line at all, the wait says what to set', () => {
+    const none = new RankCount(['this machine'], ['x'], () => 0)
+    none.line(ncclComplete('gpu1', 700, 0, 0, 4))
+    expect(none.joins(undefined)).toBeUndefined()
+    const silent = new RankCount(['this machine'], ['x'], () => 0, 2)
+    expect(answerWords({ state: 'waiting', status: 200, ranks: silent.missing(undefined, true) }).summary).toBe(
+      "HTTP 200 — waiting for ranks: 0 of 2 joined (NCCL's Init COMPLETE lines); not one rank line read: the " +
+        "engine's own are not known, and NCCL prints its lines only with NCCL_DEBUG=INFO in the server's environment"
+    )
+  })
+
+  it("across nodes: the same host:pid on two nodes is two ranks, each node's named while short", () => {
+    const count = new RankCount(HOSTS, ['x', 'y'], () => 0, 4)
+    count.line(ncclComplete('localhost', 57, 0, 0, 4))
+    count.line(ncclComplete('localhost', 58, 1, 1, 4))
+    count.line(ncclComplete('localhost', 57, 0, 2, 4, '[root@b] '))
+    expect(count.missing(undefined, true)).toMatchObject({ joined: 3, missingOn: ['node 2 (root@b)'] })
+    count.line(ncclComplete('localhost', 58, 1, 3, 4, '[root@b] '))
+    expect(count.missing(undefined, true)).toBeUndefined()
+  })
+
+  it("the engine's own lines count where known, the count given over its flags; a log that says another is a conflict", () => {
+    const count = new RankCount(HOSTS, ['vllm serve m -tp 2', 'vllm serve m --headless'], () => 0, 4)
+    for (const r of [0, 1]) count.line(vllmRank(r, 4))
+    expect(count.missing('vllm', true)).toMatchObject({ joined: 2, expected: 4, countedBy: 'engine' })
+    for (const r of [2, 3]) count.line(vllmRank(r, 4, 'root@b'))
+    expect(count.missing('vllm', true)).toBeUndefined()
+
+    const wrong = new RankCount(HOSTS, ['vllm serve m', 'vllm serve m --headless'], () => 0, 16)
+    for (const r of [0, 1, 2, 3]) wrong.line(vllmRank(r, 8))
+    const missing = wrong.missing('vllm', true)
+    expect(missing?.conflict).toEqual({ said: 8, line: vllmRank(0, 8).slice(0, 160) })
+    expect(answerWords({ state: 'fatal', status: 200, ranks: missing }).detail).toBe(
+      `the head is ready, but the server's log says 8 ranks ("${vllmRank(0, 8).slice(0, 160)}"), and "ranks" asks ` +
+        'for 16: give "ranks" the server\'s own count, or start the server with 16 ranks'
+    )
+    // fewer asked than the log says is a conflict too: ready on 4 of 8 would be a false ready
+    const fewer = new RankCount(HOSTS, ['x', 'y'], () => 0, 4)
+    fewer.line("[2026-01-01 10:00:00] server_args=ServerArgs(model_path='/m', tp_size=8, pp_size=1, nnodes=2)")
+    for (const r of [0, 1, 2, 3]) fewer.line(sglangRank(r))
+    expect(fewer.missing('sglang', true)?.conflict?.said).toBe(8)
+  })
+})
+
 describe('the wait across nodes', () => {
   it('holds a ready head until every rank joined, then is ready at the next probe', async () => {
     let joined = 2
@@ -152,5 +225,36 @@ describe('the wait across nodes', () => {
     expect(outcome.ready).toBe(true)
     expect(t).toBeGreaterThanOrEqual(3_000)
     expect(said[0]).toMatch(/waiting for ranks: 2 of 4 joined; missing on node 2 \(root@b\)$/)
+  })
+
+  it('ends at once, log-error, where the count given is not the one the log says', async () => {
+    let t = 0
+    const clock = { now: () => t, wallMs: () => t, sleep: async (ms: number) => void (t += ms) }
+    const ready = {
+      kind: 'http',
+      status: 200,
+      body: '{"data":[{"id":"kimi"}]}',
+      json: { data: [{ id: 'kimi' }] },
+      headers: {},
+      latencyMs: 1
+    } as unknown as ProbeResult
+    const conflict = { said: 8, line: 'rank 0 in world size 8 is assigned as DP rank 0' }
+    const outcome = await waitForModel(
+      {
+        expect: { status: [[200, 299]], model: 'kimi' },
+        intervalMs: 1_000,
+        timeoutMs: 60_000,
+        requestTimeoutMs: 5_000,
+        progressIntervalMs: 30_000,
+        wrongModelAfterMs: 0,
+        probeGapMs: 1_000,
+        generationFailedAfter: { ms: 60_000, attempts: 10 }
+      },
+      { probe: async () => ready, ranksMissing: () => ({ joined: 4, expected: 16, missingOn: [], conflict }), clock }
+    )
+    expect({ ready: outcome.ready, reason: outcome.reason, t }).toEqual({ ready: false, reason: 'log-error', t: 0 })
+    expect(
+      failureMessage(outcome, { url: new URL('http://h/v1/models'), expect: { status: [[200, 299]] }, timeoutMs: 1 })
+    ).toMatch(/^Stopped after 0ms and 1 probe: the head is ready, but the server's log says 8 ranks \("rank 0 in/)
   })
 })
