@@ -14,6 +14,7 @@ import { entry, errors, fakeServer } from '../helpers/support.js'
 const fakeDir = new URL('../fixtures/gpu/', import.meta.url).pathname
 const workersScript = new URL('../fixtures/gpu-workers.mjs', import.meta.url).pathname
 const ncclLog = new URL('../fixtures/nccl/nccl-2.21.5-synthetic-from-source.log', import.meta.url).pathname
+const realNcclLog = new URL('../fixtures/nccl/nccl-2.28.9-h100-one-rank.log', import.meta.url).pathname
 const box = sandbox('wfm-gpu-workers-e2e-')
 const GPUS = Array.from({ length: 8 }, (_, i) => ({
   index: i,
@@ -133,6 +134,32 @@ describe('env-report reads the GPU workers, and NCCL its own word', () => {
       NCCL_PROTO: 'LL',
       NCCL_SOCKET_IFNAME: 'eth0'
     })
+  })
+
+  it("a real NCCL's lines (2.28.9 on an H100, one rank): its view, and why NCCL_PROTO and NCCL_ALGO go unconfirmed", async () => {
+    const run = await serve((port) => `cat ${realNcclLog}; exec node ${fakeServer} ${port} loads 300`)
+    expect(run.outputs.ready).toBe('true')
+    expect(run.stdout).toContain(
+      "NCCL's own word (its NCCL_DEBUG=INFO lines in the server log, NCCL 2.28.9+cuda13.0; rank 0):\n" +
+        '  NCCL_IB_DISABLE=1 in rank 0\n' +
+        '  NCCL_NVLS_ENABLE=0 in rank 0\n' +
+        '  NCCL_SOCKET_IFNAME=lo in rank 0\n' +
+        '  Not confirmed by NCCL: NCCL_ALGO, NCCL_IB_HCA, NCCL_PROTO are set in env-report'
+    )
+    expect(run.stdout).toContain(
+      '  Every NCCL group here has one rank: NCCL runs no tuning then, and never reads NCCL_ALGO or NCCL_PROTO.'
+    )
+    const { nccl } = JSON.parse(run.outputs.environment) as { nccl: { version: string; processes: unknown[] } }
+    expect(nccl.version).toBe('2.28.9+cuda13.0')
+    expect(nccl.processes).toEqual([
+      {
+        rank: 0,
+        nranks: 1,
+        pid: 520,
+        host: 'vm',
+        env: { NCCL_SOCKET_IFNAME: 'lo', NCCL_IB_DISABLE: '1', NCCL_NVLS_ENABLE: '0' }
+      }
+    ])
   })
 
   it("a value a worker set inside itself, which /proc cannot show: NCCL's lines say it was taken", async () => {
