@@ -75,6 +75,11 @@ export interface RankLines {
   factors?: readonly RegExp[]
   /** The start line's flags giving the factors (each flag's spellings), multiplied; a factor not given counts 1. */
   flags?: readonly (readonly string[])[]
+  /**
+   * The parts of a rank's tag (`PP1 TP5`) bounded by the factor at the same place (else the flag there), once known: a
+   * part whose index is at or beyond it is none of this server's, and counts no rank.
+   */
+  taggedFactors?: readonly string[]
   /** Its health can say ready while a worker node is dead or stuck: across nodes, one generation proves it first. */
   healthMissesWorkers?: boolean
 }

@@ -61,6 +61,8 @@ export const sglang: EngineRecord<'sglang'> = {
         ['--tp-size', '--tp', '--tensor-parallel-size'],
         ['--pp-size', '--pp', '--pipeline-parallel-size']
       ],
+      // no DP bound: a router's SGLANG_DP_RANK tags each replica of dp_size 1 with its own DP index
+      taggedFactors: ['TP', 'PP'],
       // the head's /health can stay 200 with a worker node gone (sgl-project/sglang#4780)
       healthMissesWorkers: true
     }

@@ -42,8 +42,32 @@ class Tally {
   saidBy: string | undefined
   /** Each node (by index) once it held its share of the ranks: the time since the server's start. */
   readonly joinedAt = new Map<number, number>()
-  constructor(readonly lines?: RankLines) {
+  /** Each flag's value on the head's start line, in the order of `lines.flags`. */
+  readonly flagged: (number | undefined)[]
+  constructor(
+    readonly lines?: RankLines,
+    start?: string
+  ) {
     this.factors = (lines?.factors ?? []).map(() => undefined)
+    this.flagged = (lines?.flags ?? []).map((spellings) =>
+      start === undefined ? undefined : flagValue(start, spellings)
+    )
+  }
+
+  /**
+   * A rank its own lines place beyond the server (a number at or past the world; a tag part at or past its factor,
+   * else its flag): none of this server's, it must not fill the count.
+   */
+  beyond(rank: string): boolean {
+    if (this.world !== undefined && /^\d+$/.test(rank)) return Number(rank) >= this.world
+    const tagged = this.lines?.taggedFactors
+    if (tagged === undefined) return false
+    for (const [, part, index] of rank.matchAll(/([A-Z][A-Z_]*)(\d+)/g)) {
+      const i = tagged.indexOf(part as string)
+      const size = i < 0 ? undefined : (this.factors[i] ?? this.flagged[i])
+      if (size !== undefined && Number(index) >= size) return true
+    }
+    return false
   }
 
   /** The count the log says: a joined line's world, else its factor lines multiplied once all are read. */
@@ -79,7 +103,7 @@ export class RankCount {
     private readonly now: () => number,
     private readonly required?: number
   ) {
-    for (const [engine, lines] of RANKED) this.engines.set(engine, new Tally(lines))
+    for (const [engine, lines] of RANKED) this.engines.set(engine, new Tally(lines, starts[0]))
   }
 
   /** How many nodes the server runs on. */
@@ -106,9 +130,7 @@ export class RankCount {
         counts.saidBy = text
       }
       const rank = joined.rank.trim()
-      // a rank beyond the world its lines state is none of this server's: it must not fill the count
-      if (counts.world !== undefined && /^\d+$/.test(rank) && Number(rank) >= counts.world) continue
-      if (!counts.add(rank, node)) continue
+      if (counts.beyond(rank) || !counts.add(rank, node)) continue
       const expected = this.required ?? counts.logCount() ?? ranksFromFlags(lines, this.starts[0])
       if (expected !== undefined) this.noteJoins(counts, expected)
     }

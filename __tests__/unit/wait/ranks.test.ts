@@ -41,9 +41,31 @@ describe('ranks across nodes', () => {
     count.line(vllmRank(0, 2))
     count.line(vllmRank(7, 2, 'root@b'))
     expect(count.missing('vllm', true)).toMatchObject({ joined: 1, expected: 2 })
-    const flood = new RankCount(HOSTS, ['python -m sglang.launch_server --tp 4', 'x'], () => 0)
+    const flood = new RankCount(HOSTS, ['python -m sglang.launch_server', 'x'], () => 0)
     for (let tp = 0; tp < 70_000; tp++) flood.line(sglangRank(tp + 4))
     expect(flood.joins('sglang')?.reduce((n, j) => n + j.ranks, 0)).toBe(65_536)
+  })
+
+  it('SGLang: a tag beyond the sizes its server_args or flags state is not counted (TP ≥ tp_size, PP ≥ pp_size)', () => {
+    const tagged = (tag: string, host?: string): string =>
+      `${host === undefined ? '' : `[${host}] `}[2026-01-01 10:00:00 ${tag}] Init torch distributed ends. elapsed=1 s`
+    const count = new RankCount(HOSTS, ['python -m sglang.launch_server --nnodes 2', 'x'], () => 0)
+    count.line("[2026-01-01 10:00:00] server_args=ServerArgs(model_path='/m', tp_size=2, pp_size=2, nnodes=2)")
+    for (const tag of ['PP0 TP0', 'PP0 TP1', 'PP0 TP2', 'PP2 TP0', 'PP9 TP9']) count.line(tagged(tag))
+    count.line(tagged('PP1 TP0', 'root@b'))
+    expect(count.missing('sglang', false)).toEqual({ joined: 3, expected: 4, missingOn: ['node 2 (root@b)'] })
+    count.line(tagged('PP1 TP1', 'root@b'))
+    expect(count.missing('sglang', false)).toBeUndefined()
+    // before server_args is read, the start line's flags bound the tags; a tag no size bounds (EP) is counted
+    const flagged = new RankCount(['this machine'], ['python -m sglang.launch_server --tp 2'], () => 0)
+    for (const tag of ['TP0 EP0', 'TP2 EP2', 'TP9 EP9']) flagged.line(tagged(tag))
+    expect(flagged.missing('sglang', false)).toEqual({ joined: 1, expected: 2, missingOn: [] })
+    flagged.line(tagged('TP1 EP1'))
+    expect(flagged.missing('sglang', false)).toBeUndefined()
+    // a count given (ranks) does not let a stray tag fill it either
+    const given = new RankCount(['this machine'], ['python -m sglang.launch_server --tp 2'], () => 0, 2)
+    for (const tag of ['TP0', 'TP5']) given.line(tagged(tag))
+    expect(given.missing('sglang', true)).toMatchObject({ joined: 1, expected: 2 })
   })
 
   it('vLLM: the world size its own lines state', () => {
