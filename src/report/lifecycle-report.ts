@@ -74,12 +74,7 @@ export function stopLines(r: StopRecord): ReportLine[] {
           : r.notOurs === undefined
             ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
             : `the server's processes that carry its run marker (${r.pids.length} in all)`
-  const how =
-    r.exitCode !== undefined && r.exitCode !== null
-      ? `, exit code ${r.exitCode}`
-      : r.exitSignal
-        ? `, ended by ${r.exitSignal}`
-        : ''
+  const how = r.exitCode !== undefined && r.exitCode !== null ? `, exit code ${r.exitCode}` : ''
   if (r.escaped !== undefined && r.notOurs === undefined)
     lines.push({
       level: 'info',
@@ -280,7 +275,6 @@ export function jobEndSummary(end: JobEnd, cancelledBy?: string, member?: FleetM
   ]
   if (r.signal !== undefined) rows.push(['Last signal sent', r.signal])
   if (r.exitCode !== undefined && r.exitCode !== null) rows.push(['Exit code', String(r.exitCode)])
-  if (r.exitSignal) rows.push(['Ended by', r.exitSignal])
   if (r.secondsToExit !== undefined) rows.push(['Gone after SIGTERM', `${s1(r.secondsToExit)}`])
   if (g.kind === 'released') {
     rows.push(['GPU memory released after SIGTERM', s1(g.seconds)])

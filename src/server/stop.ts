@@ -45,8 +45,6 @@ export interface StopDeps {
   gpu?(): Promise<GpuSnapshot>
   /** Sends a signal (a negative pid: to a process group); process.kill by default. */
   kill?(pid: number, signal: NodeJS.Signals): void
-  /** How the leader exited, where the caller is its parent and can know. */
-  exited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   /** Aborted when the stopper itself is cancelled: no more waiting, SIGKILL at once, GPU memory read once. */
   cancel?: AbortSignal
 }
@@ -85,9 +83,8 @@ export interface StopRecord {
   spared?: number[]
   /** The last signal sent. */
   signal?: 'SIGTERM' | 'SIGKILL'
-  /** The leader's exit, where known (only its parent can know). */
+  /** A container's exit code, as its engine tells it. */
   exitCode?: number | null
-  exitSignal?: NodeJS.Signals | null
   /** From SIGTERM until the last of its processes was gone. */
   secondsToExit?: number
   /** Still running after SIGKILL. */
@@ -165,8 +162,6 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
   const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]))
   const family = (): Set<number> => new Set(tracked.keys())
   const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined
-  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
-  void deps.exited?.then((e) => (exit = e))
 
   const alive = (): number[] => {
     const now = members()
@@ -213,14 +208,7 @@ export async function stopServer(options: StopOptions, deps: StopDeps): Promise<
     )
   }
   const secondsToExit = seconds()
-  // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
-  for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
-    await clock.sleep(POLL_MS)
-  const exited = {
-    signal,
-    ...(cancelled() ? { cancelled: true } : {}),
-    ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
-  }
+  const exited = { signal, ...(cancelled() ? { cancelled: true } : {}) }
   const record = gone
     ? { ...base, ...exited, outcome: 'exited' as const, secondsToExit }
     : { ...base, ...exited, outcome: 'survived' as const, survivors: alive() }
