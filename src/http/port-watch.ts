@@ -1,17 +1,17 @@
 /**
- * Sees a closed port open, so the probe goes out the moment a server listens rather than an `interval` later; a
- * refused connect costs the server nothing. One poller serves every URL, its rounds spaced by `roundGapMs`.
+ * Sees a closed port on this machine open, so the probe goes out the moment a server listens rather than an
+ * `interval` later; a refused connect costs the server nothing. One poller serves every URL, its rounds spaced by
+ * `roundGapMs`.
  */
 import { close, open, read } from 'node:fs'
 import { connect } from 'node:net'
 import { type Clock, systemClock } from '../runtime/clock.js'
-import { bareHost, createLookup, isLoopback, type Lookup, loopbackAddresses } from './hosts.js'
+import { bareHost, isLoopback, loopbackAddresses } from './hosts.js'
 
+/** A port on this machine's loopback (or a remote host's, seen there): it sees what a connection would. */
 export interface PortWatch {
   /** The port counts as closed from the first call until one sees it open: the calls of a wait share that time. */
   opened(signal: AbortSignal): Promise<void>
-  /** Loopback: the watch sees what a connection would, so probes of a closed port can be spaced out. */
-  local: boolean
   /** Known closed now: a failed connection counts as refused (through a forward, which accepts whatever is there). */
   closed?(): boolean
 }
@@ -66,23 +66,18 @@ export function tcpConnects(host: string, port: number, ms: number): Promise<boo
 }
 
 interface Watcher {
-  /** Where to connect, and in which rounds: a name is looked up once, so that rounds make no DNS queries. */
-  targets: Promise<Array<{ address: string; everyRounds: number }>>
+  /** Where to connect, and in which rounds. */
+  targets: Array<{ address: string; everyRounds: number }>
   port: number
-  loopback: boolean
   closedSince: number
   resolve(open: boolean): void
 }
 
-/** `localhost`: 127.0.0.1 every round, ::1 (where fewer servers listen alone) every fourth. */
-function connectTargets(host: string, lookup: Lookup): Watcher['targets'] {
-  return new Promise((resolve) =>
-    lookup(host, { all: true }, (err, found) => {
-      if (err !== null || typeof found === 'string') return resolve([{ address: host, everyRounds: 1 }])
-      const bothFamilies = loopbackAddresses(host) !== undefined
-      resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })))
-    })
-  )
+/** A loopback address as it is; `localhost`: 127.0.0.1 every round, ::1 (where fewer servers listen alone) every fourth. */
+function connectTargets(host: string): Watcher['targets'] {
+  const both = loopbackAddresses(host)
+  if (both === undefined) return [{ address: host, everyRounds: 1 }]
+  return both.map((a) => ({ address: a.address, everyRounds: a.family === 6 ? 4 : 1 }))
 }
 
 /** Polls every watched port in rounds; runs only while someone watches. */
@@ -91,21 +86,21 @@ export class PortPoller {
   /** The running chain of rounds; aborted when no one watches. */
   private rounds: AbortController | undefined
   private procReadable: boolean | undefined
-  private readonly lookup = createLookup()
 
   constructor(
     private readonly budget = CPU_BUDGET,
     private readonly clock: Clock = systemClock
   ) {}
 
-  watchFor(url: URL): PortWatch {
+  /** Undefined for another host's URL: a connection refused there says nothing the probe's own does not. */
+  watchFor(url: URL): PortWatch | undefined {
+    if (!isLoopback(url.hostname)) return undefined
     let closedSince: number | undefined
     return {
       opened: async (signal) => {
         closedSince ??= this.clock.now()
         if (await this.watch(url, signal, closedSince)) closedSince = undefined
-      },
-      local: isLoopback(url.hostname)
+      }
     }
   }
 
@@ -115,14 +110,16 @@ export class PortPoller {
     this.idle()
   }
 
-  /** Resolves true once something listens on the URL's port, false when `signal` aborts or the poller closes. */
+  /**
+   * Resolves true once something listens on the port of the URL (a loopback one), false when `signal` aborts or the
+   * poller closes.
+   */
   watch(url: URL, signal: AbortSignal, closedSince = this.clock.now()): Promise<boolean> {
     return new Promise((resolve) => {
       if (signal.aborted) return resolve(false)
       const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80)
-      const targets = connectTargets(bareHost(url.hostname), this.lookup)
-      const loopback = isLoopback(url.hostname)
-      const watcher: Watcher = { targets, port, loopback, closedSince, resolve: () => undefined }
+      const targets = connectTargets(bareHost(url.hostname))
+      const watcher: Watcher = { targets, port, closedSince, resolve: () => undefined }
       const aborted = (): void => watcher.resolve(false)
       watcher.resolve = (open): void => {
         this.watchers.delete(watcher)
@@ -153,21 +150,19 @@ export class PortPoller {
     // CPU time rather than wall time: on a busy machine a round waits longer without costing more
     const started = process.cpuUsage()
     const watchers = [...this.watchers]
-    const loopback = watchers.filter((w) => w.loopback)
     let open: Set<number> | undefined
-    if (loopback.length >= PROC_MIN_PORTS) open = await this.readProc()
+    if (watchers.length >= PROC_MIN_PORTS) open = await this.readProc()
     await Promise.all(
       watchers.map(async (w) => {
-        const listening =
-          open && w.loopback
-            ? open.has(w.port)
-            : (
-                await Promise.all(
-                  (await w.targets)
-                    .filter((t) => round % t.everyRounds === 0)
-                    .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS))
-                )
-              ).includes(true)
+        const listening = open
+          ? open.has(w.port)
+          : (
+              await Promise.all(
+                w.targets
+                  .filter((t) => round % t.everyRounds === 0)
+                  .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS))
+              )
+            ).includes(true)
         if (listening) w.resolve(true)
       })
     )

@@ -80,7 +80,6 @@ export function watchRemotePort(host: SshHost, address: '127.0.0.1' | '::1', por
   child.once('close', () => settle(state === 'listening' ? 'listening' : 'ended'))
   child.once('error', () => settle('ended'))
   return {
-    local: true,
     closed: () => state === 'closed',
     opened: (signal) =>
       new Promise<void>((resolve) => {

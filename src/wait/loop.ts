@@ -54,7 +54,7 @@ export interface WaitDeps extends Partial<Pick<ServerWait, 'readyLine' | 'logLin
   generate?(modelId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<GenerationCheck | undefined>
   /** Ended when the wait must end at once: it also cuts short a sleep or a request. */
   halter?: Halter<Halt>
-  /** While connections are refused, wakes the loop as soon as the port opens. */
+  /** A local port's watch (another host's has none): while it is refused, wakes the loop as soon as it opens. */
   portWatch?: PortWatch
   clock: Clock
   /** When the wait counts from (defaults to now): the action passes its process start. */
@@ -216,7 +216,7 @@ export async function waitForModel(opts: WaitOptions, deps: WaitDeps): Promise<O
 
     const portWatch = deps.portWatch
     const refused = probed.refused || (probed.failed && portWatch?.closed?.() === true)
-    if (refused && portWatch?.local) {
+    if (refused && portWatch !== undefined) {
       // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
       const spacing = Math.max(opts.intervalMs, opts.progressIntervalMs)
       const untilMs = Math.min(sentAt + spacing, deadline) - clock.now()

@@ -66,7 +66,7 @@ describe('a port watch on a real port', () => {
     const port = await freePort()
     let listeningAt = 0
     const opened = new PortPoller()
-      .watchFor(new URL(`http://${host}:${port}/v1/models`))
+      .watchFor(new URL(`http://${host}:${port}/v1/models`))!
       .opened(new AbortController().signal)
       .then(() => performance.now())
     setTimeout(() => void net.tcp(undefined, '127.0.0.1', port).then(() => (listeningAt = performance.now())), 150)
@@ -77,17 +77,25 @@ describe('a port watch on a real port', () => {
 
   it('sees a server that listens on ::1 only through localhost', async () => {
     const port = await freePort('::1')
-    const opened = new PortPoller().watchFor(new URL(`http://localhost:${port}/`)).opened(new AbortController().signal)
+    const opened = new PortPoller().watchFor(new URL(`http://localhost:${port}/`))!.opened(new AbortController().signal)
     let listening = false
     setTimeout(() => void net.tcp(undefined, '::1', port).then(() => (listening = true)), 100)
     await opened
     expect(listening).toBe(true)
   })
 
+  it("watches no other host's port: a connection refused there says nothing the probe's own does not", () => {
+    const poller = new PortPoller()
+    for (const url of ['http://10.0.0.5:8000/', 'http://gpu-box.example:30000/', 'http://[2001:db8::1]:8000/'])
+      expect(poller.watchFor(new URL(url))).toBeUndefined()
+    for (const url of ['http://0.0.0.0:8000/', 'http://[::1]:8000/', 'http://127.0.0.2:8000/'])
+      expect(poller.watchFor(new URL(url))).toBeDefined()
+  })
+
   it('stops watching when aborted, leaving nothing running', async () => {
     const port = await freePort()
     const stop = new AbortController()
-    const watching = new PortPoller().watchFor(new URL(`http://127.0.0.1:${port}/`)).opened(stop.signal)
+    const watching = new PortPoller().watchFor(new URL(`http://127.0.0.1:${port}/`))!.opened(stop.signal)
     stop.abort()
     await expect(watching).resolves.toBeUndefined()
   })
@@ -151,7 +159,7 @@ describe('a port watch closed for long', () => {
     const poller = new PortPoller(1, clock)
     // closed whatever happens: a failed expectation must not leave rounds running
     try {
-      const watch = poller.watchFor(new URL(`http://127.0.0.1:${port}/`))
+      const watch = poller.watchFor(new URL(`http://127.0.0.1:${port}/`))!
       const rounds = async (n: number): Promise<number[]> => {
         gaps.length = 0
         while (gaps.length < n) await new Promise((r) => setTimeout(r, 1))
@@ -188,7 +196,7 @@ describe('PortPoller.close', () => {
     const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
     const before = timers()
     const poller = new PortPoller()
-    const opened = poller.watchFor(new URL(`http://127.0.0.1:${port}/`)).opened(new AbortController().signal)
+    const opened = poller.watchFor(new URL(`http://127.0.0.1:${port}/`))!.opened(new AbortController().signal)
     expect(timers()).toBe(before + 1)
     poller.close()
     await opened

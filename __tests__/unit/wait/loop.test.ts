@@ -207,8 +207,8 @@ describe('waitForModel', () => {
   it('while connections to another host are refused, probes at the cheap pace (a refused connection costs nothing)', async () => {
     const clock = new FakeClock()
     const s = server(clock, (t) => (t < 12_345 ? refused : listing('/shared/kimi-k2.5-int4')))
-    const portWatch = { opened: (signal: AbortSignal) => clock.until(12_345, signal), local: false }
-    const outcome = await waitForModel(options({ probeGapMs: FIXED.probeGapMs }), { probe: s.probe, clock, portWatch })
+    // another host's port has no watch: the probes alone see it open
+    const outcome = await waitForModel(options({ probeGapMs: FIXED.probeGapMs }), { probe: s.probe, clock })
     expect(outcome.ready).toBe(true)
     expect(outcome.elapsedMs - 12_345).toBeLessThanOrEqual(FIXED.probeGapMs + 10)
   })
@@ -217,7 +217,7 @@ describe('waitForModel', () => {
     const clock = new FakeClock()
     const s = server(clock, (t) => (t < 72_345 ? refused : listing('/shared/kimi-k2.5-int4')))
     const events: WaitEvent[] = []
-    const portWatch = { opened: (signal: AbortSignal) => clock.until(72_345, signal), local: true }
+    const portWatch = { opened: (signal: AbortSignal) => clock.until(72_345, signal) }
     const outcome = await waitForModel(options({ timeoutMs: 600_000 }), {
       probe: s.probe,
       clock,
@@ -241,8 +241,7 @@ describe('waitForModel', () => {
     const sent: number[] = []
     const portWatch = {
       opened: (signal: AbortSignal) => clock.until(12_345, signal),
-      closed: () => clock.t < 12_345,
-      local: true
+      closed: () => clock.t < 12_345
     }
     const outcome = await waitForModel(options({ probeGapMs: FIXED.probeGapMs }), {
       probe: (ms) => (sent.push(clock.t), s.probe(ms)),
@@ -263,8 +262,7 @@ describe('waitForModel', () => {
       let watched = 0
       const portWatch = {
         opened: () => (watched++, Promise.resolve()),
-        ...(closed === undefined ? {} : { closed }),
-        local: true
+        ...(closed === undefined ? {} : { closed })
       }
       const outcome = await waitForModel(options({ probeGapMs: FIXED.probeGapMs }), {
         probe: s.probe,
@@ -288,8 +286,7 @@ describe('waitForModel', () => {
         opened: () => {
           watched++
           return Promise.resolve()
-        },
-        local: true
+        }
       }
     })
     expect(watched).toBe(0)
@@ -305,7 +302,7 @@ describe('waitForModel', () => {
         sent.push(clock.t)
         return refused
       },
-      portWatch: { opened: () => Promise.resolve(), local: true }
+      portWatch: { opened: () => Promise.resolve() }
     })
     expect(outcome.reason).toBe('timeout')
     expect(sent.length).toBe(20)
