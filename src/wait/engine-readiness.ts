@@ -18,6 +18,7 @@ import type { Engine } from '../engines/index.js'
 import type { Assessment } from '../facts/answer.js'
 import { createHttpClient, type HttpClient, type ProbeResult } from '../http/probe.js'
 import { type Clock, formatDuration } from '../runtime/clock.js'
+import type { BodyCollector } from '../runtime/memory.js'
 import { engineReadinessRequest } from '../report/lifecycle-report.js'
 import { gapAfter } from './schedule.js'
 
@@ -30,7 +31,8 @@ export type ReadinessPace = Map<string, { lastSentAt: number; tookMs?: number; i
 export interface EngineReadinessOptions {
   url: URL
   headers: Record<string, string>
-  tls: { caCert?: string; insecureTls?: boolean; secrets?: readonly string[] }
+  /** What every HTTP client of the wait shares: TLS settings, the secrets to mask, the collector of their bodies. */
+  tls: { caCert?: string; insecureTls?: boolean; secrets?: readonly string[]; collector?: BodyCollector }
   clock: Clock
   /** The server's pace, shared by its endpoints: the paced routes are paced for all of them. */
   pace: ReadinessPace

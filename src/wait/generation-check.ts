@@ -3,6 +3,7 @@ import { assess } from './assess.js'
 import type { Answer, Assessment } from '../facts/answer.js'
 import { type GenerationRoute, isCompletion } from '../engines/model-lists.js'
 import { createHttpClient } from '../http/probe.js'
+import type { BodyCollector } from '../runtime/memory.js'
 import { describeBody } from '../runtime/text.js'
 import type { Clock } from '../runtime/clock.js'
 
@@ -29,6 +30,8 @@ export interface GeneratorOptions {
   insecureTls?: boolean
   /** Masked in every answer as it arrives (see `ProbeOptions`). */
   secrets?: readonly string[]
+  /** Shared by the clients of one wait: a generation's answers count toward its collections too. */
+  collector?: BodyCollector
 }
 
 const ANY_2XX = { status: [[200, 299]] as const }
@@ -40,9 +43,10 @@ export function createGenerator({
   clock,
   caCert,
   insecureTls,
-  secrets
+  secrets,
+  collector
 }: GeneratorOptions): Generator {
-  const client = createHttpClient({ caCert, insecureTls, secrets })
+  const client = createHttpClient({ caCert, insecureTls, secrets, collector })
   // Index of the first request worth sending: moves past a route the server turns out not to have.
   let first = 0
   return {

@@ -47,6 +47,22 @@ function generator(listUrl: string, headers: Record<string, string> = {}): Gener
 }
 
 describe('the generation check', () => {
+  it("counts its answers' bodies in the collector the wait's clients share", async () => {
+    const { host } = await engine(() => [200, { id: 'cmpl-1', choices: [{ text: ' there' }] }])
+    const arrived: number[] = []
+    const found = generationRoute(new URL(`http://${host}/v1/models`))
+    const options = {
+      ...found!,
+      headers: {},
+      clock: systemClock,
+      collector: { arrived: (n: number) => arrived.push(n) }
+    }
+    const g = createGenerator(options)
+    generators.push(g)
+    expect(await g.generate('m', 2_000)).toMatchObject({ assessment: { state: 'ready' } })
+    expect(arrived).toEqual([JSON.stringify({ id: 'cmpl-1', choices: [{ text: ' there' }] }).length])
+  })
+
   it('posts a one-token completion for the matched model, with the configured headers', async () => {
     const { host, seen } = await engine(() => [200, { id: 'cmpl-1', choices: [{ text: ' there' }] }])
     const check = await generator(`http://${host}/v1/models`, { authorization: 'Bearer sk-1' }).generate(
