@@ -17246,6 +17246,8 @@ const sglang = {
                 ['--tp-size', '--tp', '--tensor-parallel-size'],
                 ['--pp-size', '--pp', '--pipeline-parallel-size']
             ],
+            // no DP bound: a router's SGLANG_DP_RANK tags each replica of dp_size 1 with its own DP index
+            taggedFactors: ['TP', 'PP'],
             // the head's /health can stay 200 with a worker node gone (sgl-project/sglang#4780)
             healthMissesWorkers: true
         }
@@ -18610,11 +18612,7 @@ function stopLines(r) {
                 : r.notOurs === undefined
                     ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
                     : `the server's processes that carry its run marker (${r.pids.length} in all)`;
-    const how = r.exitCode !== undefined && r.exitCode !== null
-        ? `, exit code ${r.exitCode}`
-        : r.exitSignal
-            ? `, ended by ${r.exitSignal}`
-            : '';
+    const how = r.exitCode !== undefined && r.exitCode !== null ? `, exit code ${r.exitCode}` : '';
     if (r.escaped !== undefined && r.notOurs === undefined)
         lines.push({
             level: 'info',
@@ -18768,8 +18766,6 @@ function jobEndSummary(end, cancelledBy, member) {
         rows.push(['Last signal sent', r.signal]);
     if (r.exitCode !== undefined && r.exitCode !== null)
         rows.push(['Exit code', String(r.exitCode)]);
-    if (r.exitSignal)
-        rows.push(['Ended by', r.exitSignal]);
     if (r.secondsToExit !== undefined)
         rows.push(['Gone after SIGTERM', `${s1(r.secondsToExit)}`]);
     if (g.kind === 'released') {
@@ -19913,8 +19909,9 @@ var external_node_events_ = __nccwpck_require__(8474);
 var external_node_net_ = __nccwpck_require__(7030);
 ;// CONCATENATED MODULE: ./src/http/port-watch.ts
 /**
- * Sees a closed port open, so the probe goes out the moment a server listens rather than an `interval` later; a
- * refused connect costs the server nothing. One poller serves every URL, its rounds spaced by `roundGapMs`.
+ * Sees a closed port on this machine open, so the probe goes out the moment a server listens rather than an
+ * `interval` later; a refused connect costs the server nothing. One poller serves every URL, its rounds spaced by
+ * `roundGapMs`.
  */
 
 
@@ -19965,14 +19962,12 @@ function tcpConnects(host, port, ms) {
         socket.once('timeout', done(false));
     });
 }
-/** `localhost`: 127.0.0.1 every round, ::1 (where fewer servers listen alone) every fourth. */
-function connectTargets(host, lookup) {
-    return new Promise((resolve) => lookup(host, { all: true }, (err, found) => {
-        if (err !== null || typeof found === 'string')
-            return resolve([{ address: host, everyRounds: 1 }]);
-        const bothFamilies = loopbackAddresses(host) !== undefined;
-        resolve(found.map((a) => ({ address: a.address, everyRounds: bothFamilies && a.family === 6 ? 4 : 1 })));
-    }));
+/** A loopback address as it is; `localhost`: 127.0.0.1 every round, ::1 (where fewer servers listen alone) every fourth. */
+function connectTargets(host) {
+    const both = loopbackAddresses(host);
+    if (both === undefined)
+        return [{ address: host, everyRounds: 1 }];
+    return both.map((a) => ({ address: a.address, everyRounds: a.family === 6 ? 4 : 1 }));
 }
 /** Polls every watched port in rounds; runs only while someone watches. */
 class PortPoller {
@@ -19982,20 +19977,21 @@ class PortPoller {
     /** The running chain of rounds; aborted when no one watches. */
     rounds;
     procReadable;
-    lookup = createLookup();
     constructor(budget = CPU_BUDGET, clock = systemClock) {
         this.budget = budget;
         this.clock = clock;
     }
+    /** Undefined for another host's URL: a connection refused there says nothing the probe's own does not. */
     watchFor(url) {
+        if (!isLoopback(url.hostname))
+            return undefined;
         let closedSince;
         return {
             opened: async (signal) => {
                 closedSince ??= this.clock.now();
                 if (await this.watch(url, signal, closedSince))
                     closedSince = undefined;
-            },
-            local: isLoopback(url.hostname)
+            }
         };
     }
     /** Ends every watch (each resolves) and the rounds. */
@@ -20004,15 +20000,17 @@ class PortPoller {
             watcher.resolve(false);
         this.idle();
     }
-    /** Resolves true once something listens on the URL's port, false when `signal` aborts or the poller closes. */
+    /**
+     * Resolves true once something listens on the port of the URL (a loopback one), false when `signal` aborts or the
+     * poller closes.
+     */
     watch(url, signal, closedSince = this.clock.now()) {
         return new Promise((resolve) => {
             if (signal.aborted)
                 return resolve(false);
             const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-            const targets = connectTargets(bareHost(url.hostname), this.lookup);
-            const loopback = isLoopback(url.hostname);
-            const watcher = { targets, port, loopback, closedSince, resolve: () => undefined };
+            const targets = connectTargets(bareHost(url.hostname));
+            const watcher = { targets, port, closedSince, resolve: () => undefined };
             const aborted = () => watcher.resolve(false);
             watcher.resolve = (open) => {
                 this.watchers.delete(watcher);
@@ -20041,14 +20039,13 @@ class PortPoller {
         // CPU time rather than wall time: on a busy machine a round waits longer without costing more
         const started = process.cpuUsage();
         const watchers = [...this.watchers];
-        const loopback = watchers.filter((w) => w.loopback);
         let open;
-        if (loopback.length >= PROC_MIN_PORTS)
+        if (watchers.length >= PROC_MIN_PORTS)
             open = await this.readProc();
         await Promise.all(watchers.map(async (w) => {
-            const listening = open && w.loopback
+            const listening = open
                 ? open.has(w.port)
-                : (await Promise.all((await w.targets)
+                : (await Promise.all(w.targets
                     .filter((t) => round % t.everyRounds === 0)
                     .map((t) => tcpConnects(t.address, w.port, MAX_ROUND_MS)))).includes(true);
             if (listening)
@@ -22406,8 +22403,8 @@ const MAX_KEPT_MODELS = 1000;
 
 
 const ANY_2XX = { status: [[200, 299]] };
-function createGenerator({ base, route, headers, clock, caCert, insecureTls, secrets }) {
-    const client = createHttpClient({ caCert, insecureTls, secrets });
+function createGenerator({ base, route, headers, clock, caCert, insecureTls, secrets, collector }) {
+    const client = createHttpClient({ caCert, insecureTls, secrets, collector });
     // Index of the first request worth sending: moves past a route the server turns out not to have.
     let first = 0;
     return {
@@ -22967,7 +22964,7 @@ async function waitForModel(opts, deps) {
             return finish(generationFailed ? 'generation-failed' : 'timeout');
         const portWatch = deps.portWatch;
         const refused = probed.refused || (probed.failed && portWatch?.closed?.() === true);
-        if (refused && portWatch?.local) {
+        if (refused && portWatch !== undefined) {
             // While a local port is closed the watch is the probe; HTTP probes then go out with the progress lines.
             const spacing = Math.max(opts.intervalMs, opts.progressIntervalMs);
             const untilMs = Math.min(sentAt + spacing, deadline) - clock.now();
@@ -24379,9 +24376,30 @@ class Tally {
     saidBy;
     /** Each node (by index) once it held its share of the ranks: the time since the server's start. */
     joinedAt = new Map();
-    constructor(lines) {
+    /** Each flag's value on the head's start line, in the order of `lines.flags`. */
+    flagged;
+    constructor(lines, start) {
         this.lines = lines;
         this.factors = (lines?.factors ?? []).map(() => undefined);
+        this.flagged = (lines?.flags ?? []).map((spellings) => start === undefined ? undefined : flagValue(start, spellings));
+    }
+    /**
+     * A rank its own lines place beyond the server (a number at or past the world; a tag part at or past its factor,
+     * else its flag): none of this server's, it must not fill the count.
+     */
+    beyond(rank) {
+        if (this.world !== undefined && /^\d+$/.test(rank))
+            return Number(rank) >= this.world;
+        const tagged = this.lines?.taggedFactors;
+        if (tagged === undefined)
+            return false;
+        for (const [, part, index] of rank.matchAll(/([A-Z][A-Z_]*)(\d+)/g)) {
+            const i = tagged.indexOf(part);
+            const size = i < 0 ? undefined : (this.factors[i] ?? this.flagged[i]);
+            if (size !== undefined && Number(index) >= size)
+                return true;
+        }
+        return false;
     }
     /** The count the log says: a joined line's world, else its factor lines multiplied once all are read. */
     logCount() {
@@ -24419,7 +24437,7 @@ class RankCount {
         this.now = now;
         this.required = required;
         for (const [engine, lines] of RANKED)
-            this.engines.set(engine, new Tally(lines));
+            this.engines.set(engine, new Tally(lines, starts[0]));
     }
     /** How many nodes the server runs on. */
     get nodes() {
@@ -24448,10 +24466,7 @@ class RankCount {
                 counts.saidBy = text;
             }
             const rank = joined.rank.trim();
-            // a rank beyond the world its lines state is none of this server's: it must not fill the count
-            if (counts.world !== undefined && /^\d+$/.test(rank) && Number(rank) >= counts.world)
-                continue;
-            if (!counts.add(rank, node))
+            if (counts.beyond(rank) || !counts.add(rank, node))
                 continue;
             const expected = this.required ?? counts.logCount() ?? ranksFromFlags(lines, this.starts[0]);
             if (expected !== undefined)
@@ -26844,7 +26859,6 @@ function watchRemotePort(host, address, port) {
     child.once('close', () => settle(state === 'listening' ? 'listening' : 'ended'));
     child.once('error', () => settle('ended'));
     return {
-        local: true,
         closed: () => state === 'closed',
         opened: (signal) => new Promise((resolve) => {
             if (state === 'listening' || state === 'ended' || signal.aborted)
@@ -27246,8 +27260,6 @@ async function stopServer(options, deps) {
     const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
     const family = () => new Set(tracked.keys());
     const atStart = before?.kind === 'available' ? nvidia_smi_memoryHeldBy(before, family()) : undefined;
-    let exit;
-    void deps.exited?.then((e) => (exit = e));
     const alive = () => {
         const now = members();
         // any process the server has started since counts too
@@ -27300,14 +27312,7 @@ async function stopServer(options, deps) {
         gone = await waitGone(cancelled() ? Math.min(1_000, options.killWaitMs ?? 1_000) : (options.killWaitMs ?? 10_000), false);
     }
     const secondsToExit = seconds();
-    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
-    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
-        await clock.sleep(POLL_MS);
-    const exited = {
-        signal,
-        ...(cancelled() ? { cancelled: true } : {}),
-        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
-    };
+    const exited = { signal, ...(cancelled() ? { cancelled: true } : {}) };
     const record = gone
         ? { ...base, ...exited, outcome: 'exited', secondsToExit }
         : { ...base, ...exited, outcome: 'survived', survivors: alive() };

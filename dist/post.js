@@ -17479,11 +17479,7 @@ function stopLines(r) {
                 : r.notOurs === undefined
                     ? `the server ${r.pid} and its child processes (${r.pids.length} in all)`
                     : `the server's processes that carry its run marker (${r.pids.length} in all)`;
-    const how = r.exitCode !== undefined && r.exitCode !== null
-        ? `, exit code ${r.exitCode}`
-        : r.exitSignal
-            ? `, ended by ${r.exitSignal}`
-            : '';
+    const how = r.exitCode !== undefined && r.exitCode !== null ? `, exit code ${r.exitCode}` : '';
     if (r.escaped !== undefined && r.notOurs === undefined)
         lines.push({
             level: 'info',
@@ -17637,8 +17633,6 @@ function jobEndSummary(end, cancelledBy, member) {
         rows.push(['Last signal sent', r.signal]);
     if (r.exitCode !== undefined && r.exitCode !== null)
         rows.push(['Exit code', String(r.exitCode)]);
-    if (r.exitSignal)
-        rows.push(['Ended by', r.exitSignal]);
     if (r.secondsToExit !== undefined)
         rows.push(['Gone after SIGTERM', `${s1(r.secondsToExit)}`]);
     if (g.kind === 'released') {
@@ -19024,8 +19018,6 @@ async function stopServer(options, deps) {
     const tracked = new Map(initial.map((m) => [m.pid, m.startTicks]));
     const family = () => new Set(tracked.keys());
     const atStart = before?.kind === 'available' ? memoryHeldBy(before, family()) : undefined;
-    let exit;
-    void deps.exited?.then((e) => (exit = e));
     const alive = () => {
         const now = members();
         // any process the server has started since counts too
@@ -19078,14 +19070,7 @@ async function stopServer(options, deps) {
         gone = await waitGone(cancelled() ? Math.min(1_000, options.killWaitMs ?? 1_000) : (options.killWaitMs ?? 10_000), false);
     }
     const secondsToExit = seconds();
-    // /proc loses a process a moment before its parent hears of the exit: a few polls for the code
-    for (let i = 0; gone && deps.exited !== undefined && exit === undefined && i < 10 && !cancelled(); i++)
-        await clock.sleep(POLL_MS);
-    const exited = {
-        signal,
-        ...(cancelled() ? { cancelled: true } : {}),
-        ...(exit === undefined ? {} : { exitCode: exit.code, exitSignal: exit.signal })
-    };
+    const exited = { signal, ...(cancelled() ? { cancelled: true } : {}) };
     const record = gone
         ? { ...base, ...exited, outcome: 'exited', secondsToExit }
         : { ...base, ...exited, outcome: 'survived', survivors: alive() };
