@@ -44,7 +44,7 @@ if (typeof real === 'string') {
 
     it('started with -ngl below its layer count on a build without a GPU: ready on the CPU, and a warning says so', async () => {
       // this CPU build logs `no usable GPU found, --gpu-layers option will be ignored` and no offload line (which
-      // only a GPU backend prints: llama.cpp's partial offload is the simulator's, printing that real line)
+      // only a GPU backend prints, and only at -lv 4: llama.cpp's partial offload is the simulator's, printing that line)
       const r = await run(true, ['-ngl', '2'])
       expect([r.ready, r.reason, r.placement]).toEqual([true, 'ready', 'cpu'])
       expect(r.stdout).toMatch(
