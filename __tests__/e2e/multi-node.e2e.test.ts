@@ -10,7 +10,8 @@ import { markedProcesses, type SshNode, sshNode, sshNodesMissing } from '../help
 /**
  * One server across several nodes (`host` and `start` with a line per node, the head first), through dist/: real
  * sshd in a network namespace per node, the simulator playing the head and the worker ranks of each engine (their
- * per-rank lines, SGLang's dummy health on workers, vLLM's headless workers), a fake nvidia-smi on each node.
+ * per-rank lines, SGLang's dummy health on workers, vLLM's headless workers, NCCL's lines for an engine without its
+ * own), a fake nvidia-smi on each node.
  */
 const post = new URL('../../dist/post.js', import.meta.url).pathname
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname
@@ -179,6 +180,54 @@ maybe('one server across several nodes (real sshd per node, the simulator as eac
     expect(run.outputs.reason).toBe('timeout')
     const p = await jobEnd(pair[0], run.state)
     expect(p.code).toBe(0)
+  }, 120_000)
+
+  it("two LMDeploy nodes, `ranks: 4` (its rank lines not known): held by NCCL's Init COMPLETE lines until the late worker's 2 ranks joined; `ranks: 6` of 4 times out naming both nodes short", async () => {
+    const port = 19000 + Math.floor(Math.random() * 1000)
+    const pair = await cluster(2, port)
+    const [head, worker] = pair
+    // NCCL prints its lines only with NCCL_DEBUG=INFO, set here on each node's start line
+    const lmdeploy = (p: number, rank: number, args: string) =>
+      `NCCL_DEBUG=INFO ${simulate('lmdeploy', p, rank, 2, `--ranks 4 --load 1s ${args}`)}`
+    const joinMs = 5_000
+    const run = await mainStep(pair, [lmdeploy(port, 0, ''), lmdeploy(port, 1, `--join-after ${joinMs}ms`)], port, {
+      ranks: '4'
+    })
+    expect(errors(run.stdout)).toEqual([])
+    expect(run.outputs.ready).toBe('true')
+    const [saved] = savedServers(run.state)
+    box.pids.push(Number(run.outputs.pid), ...(saved.nodes as Array<{ pid: number }>).map((n) => n.pid))
+    // the head was ready (healthy) after 1 s: the worker's ranks held the wait
+    expect(Number(run.outputs['elapsed-seconds'])).toBeGreaterThanOrEqual(joinMs / 1000)
+    expect(run.stdout).toContain(
+      "HTTP 200 healthy — waiting for ranks: 2 of 4 joined (NCCL's Init COMPLETE lines); missing on node 2 " +
+        `(${worker.host})`
+    )
+    const joins = [...run.stdout.matchAll(/^Node (\d) \(\S+\): 2 ranks, joined (\S+) after the start$/gm)]
+    expect(joins.map((m) => m[1])).toEqual(['1', '2'])
+    expect(run.summary).toMatch(/\| Ranks joined \| 4 of 4 \(NCCL's Init COMPLETE lines\) \|/)
+    expect(run.summary).toContain(`| Node 2 (${worker.host}) | 2 ranks, joined at`)
+    console.log(`two LMDeploy nodes by NCCL's lines: ${joins.map((m) => `node ${m[1]} joined ${m[2]}`).join(', ')}`)
+    const p = await jobEnd(head, run.state)
+    expect(p.code).toBe(0)
+    expect(markedProcesses(saved.runMarker as string)).toEqual([])
+
+    // six asked of four: a share of 3 a node, which neither holds
+    const other = port + 1
+    const short = await mainStep(pair, [lmdeploy(other, 0, ''), lmdeploy(other, 1, '--join-after 200ms')], other, {
+      ranks: '6',
+      timeout: '6s',
+      stop: 'always'
+    })
+    if (short.outputs.pid) box.pids.push(Number(short.outputs.pid))
+    expect(short.outputs).toMatchObject({ ready: 'false', reason: 'timeout' })
+    expect(errors(short.stdout).join('\n')).toContain(
+      `waiting for ranks: 4 of 6 joined (NCCL's Init COMPLETE lines); missing on node 1 (${head.host}), node 2 (${worker.host})`
+    )
+    const [shortSaved] = savedServers(short.state)
+    const q = await jobEnd(head, short.state)
+    expect(q.code).toBe(0)
+    expect(markedProcesses(shortSaved.runMarker as string)).toEqual([])
   }, 120_000)
 
   it("four vLLM nodes (headless workers): ready once all 8 ranks joined; the headless workers outlive their head and the job-end step stops them; a worker's death ends the wait naming it within 2 s", async () => {

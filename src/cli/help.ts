@@ -112,7 +112,10 @@ export function simulateHelpText(): string {
         '--log-file PATH',
         "append the engine's own start-up log (its phases; its fatal lines with --crash-after) here, not to stdout"
       ],
-      ['--nnodes N', 'one node of a server across N nodes (sglang, vllm, trtllm): with --node-rank, which one'],
+      [
+        '--nnodes N',
+        "one node of a server across N nodes, with --node-rank (other than sglang, vllm, trtllm: NCCL's lines, with NCCL_DEBUG=INFO)"
+      ],
       [
         '--node-rank R',
         "0 (default): the head, which serves; another: a worker, which prints its ranks' lines and serves no API"

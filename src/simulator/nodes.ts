@@ -1,9 +1,11 @@
 /**
  * One server across several nodes, as each engine runs one: the head's extra lines (its ranks, the rank count) and
  * the workers (the other node ranks), which serve no API: SGLang's answer 200 always on a dummy health server,
- * vLLM's headless ones outlive their head, TensorRT-LLM's are MPI ranks that print one line each.
+ * vLLM's headless ones outlive their head, TensorRT-LLM's are MPI ranks that print one line each; any other engine's
+ * ranks print only NCCL's own line, with NCCL_DEBUG=INFO.
  */
 import { createServer, type Server } from 'node:http'
+import { hostname } from 'node:os'
 import type { EngineName } from './engines.js'
 import type { NodePart, SimulatedServer, SimulatorOptions } from './options.js'
 import { logLine, SIMULATED_LOGS, type SimulatedLog } from './engine-logs.js'
@@ -14,7 +16,24 @@ const ownRanks = (part: NodePart): number[] => {
   return Array.from({ length: share }, (_, i) => part.rank * share + i)
 }
 
-/** The lines each rank prints as it joins, as the engine words them. */
+/** The PCI bus of each GPU of an eight-GPU H100 node, as NCCL prints it. */
+const BUS_IDS = ['18000', '2a000', '3a000', '5d000', '9a000', 'ab000', 'ba000', 'db000']
+
+/**
+ * NCCL 2.28.9's line as a rank's communicator completes (src/init.cc; the capture in __tests__/fixtures/nccl/): each
+ * rank a process of its own beside the launcher, on the node's GPU `device`, under the host name cut at its first dot.
+ */
+function ncclComplete(rank: number, device: number, nranks: number): string {
+  const pid = process.pid + 1 + device
+  const comm = (0x4619d750 + device * 0x10000).toString(16)
+  return (
+    `${hostname().split('.')[0]}:${pid}:${pid} [${device}] NCCL INFO ncclCommInitRankConfig comm 0x${comm} ` +
+    `rank ${rank} nranks ${nranks} cudaDev ${device} nvmlDev ${device} busId ${BUS_IDS[device % BUS_IDS.length]} ` +
+    'commId 0x76ddc9b74124a3ae - Init COMPLETE'
+  )
+}
+
+/** The lines each rank prints as it joins, as the engine words them; NCCL's where the engine has none. */
 function rankLines(engine: EngineName, part: NodePart): string[] {
   const ranks = ownRanks(part)
   switch (engine) {
@@ -32,7 +51,7 @@ function rankLines(engine: EngineName, part: NodePart): string[] {
         (r) => `rank${r} run mgmn ${r === 0 ? 'leader' : 'worker'} node with mpi_world_size: ${part.ranks} ...`
       )
     default:
-      return []
+      return part.ncclInfo === true ? ranks.map((r, device) => ncclComplete(r, device, part.ranks)) : []
   }
 }
 

@@ -10,6 +10,8 @@ export interface NodePart {
   ranks: number
   /** When this node's ranks join; default: a twentieth of the load. */
   joinsAfterMs?: number
+  /** NCCL_DEBUG=INFO in its environment: an engine without rank lines of its own shows NCCL's, as NCCL prints them. */
+  ncclInfo?: boolean
 }
 
 export interface SimulatorOptions {

@@ -83,7 +83,7 @@ export async function simulateCommand(argv: string[], io: CliIo, sayRaw: Say): P
   const ttftText = String(values.ttft).trim()
   const ttftMs = /^\d+(\.\d+)?$/.test(ttftText) ? Number(ttftText) : duration('ttft', ttftText)
   if (ttftMs > 600_000) throw new UsageError(`--ttft: "${printable(ttftText)}" is over 10 minutes`)
-  const node = nodePart(values, duration)
+  const node = nodePart(values, duration, io.env)
   // a log that cannot be written (a full disk) ends the simulator in one line
   let logFailed = (_why: string): void => undefined
   const logFailure = new Promise<string>((resolve) => (logFailed = resolve))
@@ -143,7 +143,8 @@ export async function simulateCommand(argv: string[], io: CliIo, sayRaw: Say): P
 /** `--nnodes N --node-rank R [--ranks T] [--join-after D]`: this process as one node of a server across N. */
 function nodePart(
   values: Record<string, unknown>,
-  duration: (name: string, text: string) => number
+  duration: (name: string, text: string) => number,
+  env: NodeJS.ProcessEnv
 ): NodePart | undefined {
   const count = (name: string, fallback?: number): number | undefined => {
     const text = values[name]
@@ -163,6 +164,8 @@ function nodePart(
     count: nodes,
     rank,
     ranks: Math.max(ranks, nodes),
+    // NCCL reads its level case-blind; TRACE prints the INFO lines too
+    ncclInfo: /^(INFO|TRACE)$/i.test(env.NCCL_DEBUG ?? ''),
     ...(typeof join === 'string' ? { joinsAfterMs: duration('join-after', join) } : {})
   }
 }
