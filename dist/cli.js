@@ -19513,7 +19513,8 @@ function workerDifferences(server, workers) {
 const MAX_PROCESSES = 1024;
 const MAX_NAMES = 200;
 const MAX_VALUE_CHARS = 200;
-const INFO = /(?:^|\s)([^\s:]+):(\d+):\d+ \[(-?\d+)\] NCCL INFO (.*)$/;
+// after the line's start, a space, or a launcher's `[rank3]:` (torchrun's --tee)
+const INFO = /(?:^|\s|\]:)([^\s:[\]]+):(\d+):\d+ \[(-?\d+)\] NCCL INFO (.*)$/;
 const SET_BY_ENV = /^(NCCL_\w+) set by environment to (.*)$/;
 const COMPLETE = /\bcomm \S+ rank (\d+) nranks (\d+) .*- Init COMPLETE\s*$/;
 const VERSION = /(?:^|NCCL INFO )NCCL version (\d+\.\d+\.\d+\S*)/;
@@ -29506,7 +29507,10 @@ function simulateHelpText() {
                 '--log-file PATH',
                 "append the engine's own start-up log (its phases; its fatal lines with --crash-after) here, not to stdout"
             ],
-            ['--nnodes N', 'one node of a server across N nodes (sglang, vllm, trtllm): with --node-rank, which one'],
+            [
+                '--nnodes N',
+                "one node of a server across N nodes, with --node-rank (other than sglang, vllm, trtllm: NCCL's lines, with NCCL_DEBUG=INFO)"
+            ],
             [
                 '--node-rank R',
                 "0 (default): the head, which serves; another: a worker, which prints its ranks' lines and serves no API"
@@ -30164,8 +30168,10 @@ function parseObject(text) {
 /**
  * One server across several nodes, as each engine runs one: the head's extra lines (its ranks, the rank count) and
  * the workers (the other node ranks), which serve no API: SGLang's answer 200 always on a dummy health server,
- * vLLM's headless ones outlive their head, TensorRT-LLM's are MPI ranks that print one line each.
+ * vLLM's headless ones outlive their head, TensorRT-LLM's are MPI ranks that print one line each; any other engine's
+ * ranks print only NCCL's own line, with NCCL_DEBUG=INFO.
  */
+
 
 
 /** The node's own ranks: its even share of them, numbered on from the nodes before it. */
@@ -30173,7 +30179,20 @@ const ownRanks = (part) => {
     const share = Math.max(1, Math.floor(part.ranks / part.count));
     return Array.from({ length: share }, (_, i) => part.rank * share + i);
 };
-/** The lines each rank prints as it joins, as the engine words them. */
+/** The PCI bus of each GPU of an eight-GPU H100 node, as NCCL prints it. */
+const BUS_IDS = ['18000', '2a000', '3a000', '5d000', '9a000', 'ab000', 'ba000', 'db000'];
+/**
+ * NCCL 2.28.9's line as a rank's communicator completes (src/init.cc; the capture in __tests__/fixtures/nccl/): each
+ * rank a process of its own beside the launcher, on the node's GPU `device`, under the host name cut at its first dot.
+ */
+function ncclComplete(rank, device, nranks) {
+    const pid = process.pid + 1 + device;
+    const comm = (0x4619d750 + device * 0x10000).toString(16);
+    return (`${(0,external_node_os_namespaceObject.hostname)().split('.')[0]}:${pid}:${pid} [${device}] NCCL INFO ncclCommInitRankConfig comm 0x${comm} ` +
+        `rank ${rank} nranks ${nranks} cudaDev ${device} nvmlDev ${device} busId ${BUS_IDS[device % BUS_IDS.length]} ` +
+        'commId 0x76ddc9b74124a3ae - Init COMPLETE');
+}
+/** The lines each rank prints as it joins, as the engine words them; NCCL's where the engine has none. */
 function rankLines(engine, part) {
     const ranks = ownRanks(part);
     switch (engine) {
@@ -30186,7 +30205,7 @@ function rankLines(engine, part) {
         case 'trtllm':
             return ranks.map((r) => `rank${r} run mgmn ${r === 0 ? 'leader' : 'worker'} node with mpi_world_size: ${part.ranks} ...`);
         default:
-            return [];
+            return part.ncclInfo === true ? ranks.map((r, device) => ncclComplete(r, device, part.ranks)) : [];
     }
 }
 /** The head's start-up log: the engine's own, its rank count said where the engine says it, its ranks' lines. */
@@ -30744,7 +30763,7 @@ async function simulateCommand(argv, io, sayRaw) {
     const ttftMs = /^\d+(\.\d+)?$/.test(ttftText) ? Number(ttftText) : duration('ttft', ttftText);
     if (ttftMs > 600_000)
         throw new UsageError(`--ttft: "${text_printable(ttftText)}" is over 10 minutes`);
-    const node = nodePart(values, duration);
+    const node = nodePart(values, duration, io.env);
     // a log that cannot be written (a full disk) ends the simulator in one line
     let logFailed = (_why) => undefined;
     const logFailure = new Promise((resolve) => (logFailed = resolve));
@@ -30797,7 +30816,7 @@ async function simulateCommand(argv, io, sayRaw) {
     return 1;
 }
 /** `--nnodes N --node-rank R [--ranks T] [--join-after D]`: this process as one node of a server across N. */
-function nodePart(values, duration) {
+function nodePart(values, duration, env) {
     const count = (name, fallback) => {
         const text = values[name];
         if (typeof text !== 'string')
@@ -30820,6 +30839,8 @@ function nodePart(values, duration) {
         count: nodes,
         rank,
         ranks: Math.max(ranks, nodes),
+        // NCCL reads its level case-blind; TRACE prints the INFO lines too
+        ncclInfo: /^(INFO|TRACE)$/i.test(env.NCCL_DEBUG ?? ''),
         ...(typeof join === 'string' ? { joinsAfterMs: duration('join-after', join) } : {})
     };
 }

@@ -19521,7 +19521,8 @@ function workerDifferences(server, workers) {
 const MAX_PROCESSES = 1024;
 const MAX_NAMES = 200;
 const MAX_VALUE_CHARS = 200;
-const INFO = /(?:^|\s)([^\s:]+):(\d+):\d+ \[(-?\d+)\] NCCL INFO (.*)$/;
+// after the line's start, a space, or a launcher's `[rank3]:` (torchrun's --tee)
+const INFO = /(?:^|\s|\]:)([^\s:[\]]+):(\d+):\d+ \[(-?\d+)\] NCCL INFO (.*)$/;
 const SET_BY_ENV = /^(NCCL_\w+) set by environment to (.*)$/;
 const COMPLETE = /\bcomm \S+ rank (\d+) nranks (\d+) .*- Init COMPLETE\s*$/;
 const VERSION = /(?:^|NCCL INFO )NCCL version (\d+\.\d+\.\d+\S*)/;

@@ -142,6 +142,12 @@ describe('a real capture: NCCL 2.28.9 on one H100, one rank', () => {
     expect(ncclText({ nccl: { ...two, unconfirmed: unsaid } })?.lines.at(-1)).toMatch(/^Not confirmed by NCCL/)
   })
 
+  it("a launcher's `[rank3]:` before NCCL's prefix (torchrun --tee) is not taken for the host", () => {
+    const line = `[rank3]:${lines.find((l) => l.endsWith('- Init COMPLETE'))}`
+    expect(ncclJoined(line)).toBe('vm:520:0')
+    expect(read([line])?.processes[0]).toMatchObject({ host: 'vm', pid: 520, rank: 0 })
+  })
+
   it('one GPU joined: Init COMPLETE counts, Init START, Destroy COMPLETE and the timings line do not', () => {
     expect(lines.map(ncclJoined).filter((k) => k !== undefined)).toEqual(['vm:520:0'])
     expect(lines.filter((l) => / Init START$| Destroy COMPLETE$|Init timings/.test(l))).toHaveLength(3)
