@@ -70,6 +70,8 @@ export interface RealRun {
   stdout: string
   /** Every output of the action, as it set them. */
   outputs: Record<string, string>
+  /** The server's log, as written (empty without one). */
+  log: string
 }
 
 /** `m.ss.mmm.uuu` on the line `llama_server: model loaded`, in seconds. */
@@ -190,7 +192,8 @@ export async function realRun({
     loadedStampS: loadedStamp(log),
     observedS: seen === undefined || spawnedAt === undefined ? undefined : (seen - spawnedAt) / 1000,
     stdout: run.stdout,
-    outputs: run.outputs
+    outputs: run.outputs,
+    log
   }
 }
 

@@ -54,6 +54,16 @@ if (typeof real === 'string') {
       expect([plain.ready, plain.placement]).toEqual([true, ''])
     }, 120_000)
 
+    it("at -lv 4, the verbosity that shows its offload line: libllama's lines, hidden by default, are there; ready by its stamp", async () => {
+      // the offload line is libllama's (LLAMA_LOG_INFO), printed from -lv 4 on, as load_tensors' other lines are
+      const verbose = await run(true, ['-lv', '4'])
+      expect([verbose.ready, verbose.reason]).toEqual([true, 'ready'])
+      expect(verbose.log).toMatch(/ load_tensors: /)
+      expect(Math.abs((verbose.startupSeconds as number) - (verbose.loadedStampS as number))).toBeLessThanOrEqual(0.3)
+      const plain = await run(true)
+      expect(plain.log).not.toMatch(/ load_tensors: /)
+    }, 120_000)
+
     it("the smoke test: the engine's own timings (its `timings`) beside ours, as the real server reports them", async () => {
       const r = await run(true, [], { 'smoke-test': 'true' })
       expect([r.ready, r.reason]).toEqual([true, 'ready'])
