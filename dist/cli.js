@@ -24346,6 +24346,8 @@ async function ollamaPs(url, model, send) {
 
 
 const RANKED = ENGINE_RECORDS.flatMap((r) => (r.log.ranks === undefined ? [] : [[r.name, r.log.ranks]]));
+/** The longest rank name counted (`node|host:pid:device`, `PP1 TP3`, a number). */
+const MAX_RANK_CHARS = 128;
 /** A line quoted as the one that said the count: no more of it than this. */
 const QUOTED_CHARS = 160;
 /** A start line's flag value (`--tp 8`, `--tp=8`), the first of the spellings given. */
@@ -24414,7 +24416,8 @@ class Tally {
     /** Each node's ranks, kept as they join: a count of thousands is not recounted at each line. */
     perNode = [];
     add(rank, node) {
-        if (this.seen.has(rank) || this.seen.size >= MAX_RANKS)
+        // no rank's name is long (a host name is at most 64 characters): a log's made-up ones must not fill memory
+        if (rank.length > MAX_RANK_CHARS || this.seen.has(rank) || this.seen.size >= MAX_RANKS)
             return false;
         this.seen.set(rank, node);
         this.perNode[node] = (this.perNode[node] ?? 0) + 1;

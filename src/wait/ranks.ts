@@ -12,6 +12,9 @@ import { ncclJoined } from '../server/nccl-log.js'
 
 const RANKED = ENGINE_RECORDS.flatMap((r) => (r.log.ranks === undefined ? [] : [[r.name, r.log.ranks] as const]))
 
+/** The longest rank name counted (`node|host:pid:device`, `PP1 TP3`, a number). */
+const MAX_RANK_CHARS = 128
+
 /** A line quoted as the one that said the count: no more of it than this. */
 const QUOTED_CHARS = 160
 
@@ -82,7 +85,8 @@ class Tally {
   readonly perNode: number[] = []
 
   add(rank: string, node: number): boolean {
-    if (this.seen.has(rank) || this.seen.size >= MAX_RANKS) return false
+    // no rank's name is long (a host name is at most 64 characters): a log's made-up ones must not fill memory
+    if (rank.length > MAX_RANK_CHARS || this.seen.has(rank) || this.seen.size >= MAX_RANKS) return false
     this.seen.set(rank, node)
     this.perNode[node] = (this.perNode[node] ?? 0) + 1
     return true

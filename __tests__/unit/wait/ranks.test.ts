@@ -161,6 +161,15 @@ describe('a count given (ranks)', () => {
     expect(count.countedBy(undefined)).toBe('nccl')
   })
 
+  it("a hostile log's made-up rank names count nothing past a name's length, and hold memory to a bound", () => {
+    const count = new RankCount(['this machine'], ['x'], () => 0, 2)
+    count.line(ncclComplete('h'.repeat(200), 700, 0, 0, 2))
+    count.line(vllmRank(1, 2).replace('rank 1 ', `rank ${'0'.repeat(149)}1 `))
+    expect(count.joins(undefined)).toBeUndefined()
+    count.line(ncclComplete('h'.repeat(64), 700, 0, 0, 2))
+    expect(count.missing(undefined, true)).toMatchObject({ joined: 1, expected: 2 })
+  })
+
   it('without a count, NCCL lines count nothing; with one and no line at all, the wait says what to set', () => {
     const none = new RankCount(['this machine'], ['x'], () => 0)
     none.line(ncclComplete('gpu1', 700, 0, 0, 4))
