@@ -24327,14 +24327,17 @@ function flagValue(start, spellings) {
     }
     return undefined;
 }
+/** The count flag values give, multiplied (a flag not given counts 1); undefined when none is given. */
+function flagProduct(values) {
+    if (values.every((v) => v === undefined))
+        return undefined;
+    return values.reduce((product, v) => product * (v ?? 1), 1);
+}
 /** How many ranks the start line says, from the engine's flags; undefined when it gives none of them. */
 function ranksFromFlags(lines, start) {
     if (start === undefined || lines.flags === undefined)
         return undefined;
-    const values = lines.flags.map((spellings) => flagValue(start, spellings));
-    if (values.every((v) => v === undefined))
-        return undefined;
-    return values.reduce((product, v) => product * (v ?? 1), 1);
+    return flagProduct(lines.flags.map((spellings) => flagValue(start, spellings)));
 }
 /** The ranks one kind of line has counted: an engine's per-rank lines, or NCCL's. */
 class Tally {
@@ -24372,6 +24375,10 @@ class Tally {
         }
         return false;
     }
+    /** The count the head's start line says, from the flags read once (a rank line must not build their patterns). */
+    flagCount() {
+        return flagProduct(this.flagged);
+    }
     /** The count the log says: a joined line's world, else its factor lines multiplied once all are read. */
     logCount() {
         if (this.world !== undefined)
@@ -24394,7 +24401,6 @@ class Tally {
 }
 class RankCount {
     hosts;
-    starts;
     now;
     required;
     engines = new Map();
@@ -24405,7 +24411,6 @@ class RankCount {
      */
     constructor(hosts, starts, now, required) {
         this.hosts = hosts;
-        this.starts = starts;
         this.now = now;
         this.required = required;
         for (const [engine, lines] of RANKED)
@@ -24440,7 +24445,7 @@ class RankCount {
             const rank = joined.rank.trim();
             if (counts.beyond(rank) || !counts.add(rank, node))
                 continue;
-            const expected = this.required ?? counts.logCount() ?? ranksFromFlags(lines, this.starts[0]);
+            const expected = this.required ?? counts.logCount() ?? counts.flagCount();
             if (expected !== undefined)
                 this.noteJoins(counts, expected);
         }
@@ -24478,7 +24483,7 @@ class RankCount {
         const counts = this.counting(engine);
         if (counts === undefined)
             return undefined;
-        return counts.logCount() ?? ranksFromFlags(counts.lines, this.starts[0]);
+        return counts.logCount() ?? counts.flagCount();
     }
     /** What was counted: NCCL's lines, or the engine's own. */
     countedBy(engine) {

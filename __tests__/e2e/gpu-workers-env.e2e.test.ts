@@ -3,7 +3,7 @@ import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
 import { ranges } from '../../src/server/nccl-log.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, errors, fakeServer } from '../helpers/support.js'
+import { EIGHT_GPUS, entry, errors, fakeNvidiaSmiDir, fakeServer, gpuWorkersScript } from '../helpers/support.js'
 
 /**
  * `env-report` against the processes that run NCCL, end to end through dist/: a server whose API process listens and
@@ -11,24 +11,16 @@ import { entry, errors, fakeServer } from '../helpers/support.js'
  * the workers print NCCL's NCCL_DEBUG=INFO lines for what they have, and a log made from NCCL's format strings is
  * read as NCCL's own word.
  */
-const fakeDir = new URL('../fixtures/gpu/', import.meta.url).pathname
-const workersScript = new URL('../fixtures/gpu-workers.mjs', import.meta.url).pathname
 const ncclLog = new URL('../fixtures/nccl/nccl-2.21.5-synthetic-from-source.log', import.meta.url).pathname
 const realNcclLog = new URL('../fixtures/nccl/nccl-2.28.9-h100-one-rank.log', import.meta.url).pathname
 const box = sandbox('wfm-gpu-workers-e2e-')
-const GPUS = Array.from({ length: 8 }, (_, i) => ({
-  index: i,
-  uuid: `GPU-${String(i).repeat(8)}-eb07-be47-67e3-5bcdf725d8e8`,
-  name: 'NVIDIA H200',
-  total: 143771
-}))
 /** The step's environment: the seeds' tuning, and NCCL_IB_HCA, which NCCL reads without a line saying so. */
 const STEP_ENV = { NCCL_PROTO: 'LL', NCCL_ALGO: 'Ring', NCCL_IB_HCA: 'mlx5_0', NCCL_DEBUG: 'INFO' }
 
 async function serve(start: (port: number, gpuState: string) => string) {
   const port = await freePort()
   const gpuState = box.path('gpu.json')
-  writeFileSync(gpuState, JSON.stringify({ gpus: GPUS, apps: [] }))
+  writeFileSync(gpuState, JSON.stringify({ gpus: EIGHT_GPUS, apps: [] }))
   const run = await runAction({
     entry,
     inputs: {
@@ -42,7 +34,7 @@ async function serve(start: (port: number, gpuState: string) => string) {
       'history-file': box.path('history.jsonl'),
       'history-key': 'tp8'
     },
-    env: { ...STEP_ENV, PATH: `${fakeDir}:${process.env.PATH}`, FAKE_NVIDIA_SMI: gpuState }
+    env: { ...STEP_ENV, PATH: `${fakeNvidiaSmiDir}:${process.env.PATH}`, FAKE_NVIDIA_SMI: gpuState }
   })
   if (run.outputs.pid) box.pids.push(Number(run.outputs.pid))
   const workers = (JSON.parse(readFileSync(gpuState, 'utf8')) as { apps: { pid: number }[] }).apps.map((a) => a.pid)
@@ -51,7 +43,7 @@ async function serve(start: (port: number, gpuState: string) => string) {
 
 /** The API process (the fake server) with eight workers beside it, given the step's NCCL variables or not. */
 const tp8 = (mode: 'with' | 'without' | 'inside') => (port: number, gpuState: string) =>
-  `node ${workersScript} ${gpuState} 8 ${mode} & exec node ${fakeServer} ${port} loads 1500`
+  `node ${gpuWorkersScript} ${gpuState} 8 ${mode} & exec node ${fakeServer} ${port} loads 1500`
 
 const records = () =>
   readFileSync(box.path('history.jsonl'), 'utf8')

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { runAction } from '../../src/simulator/runner.js'
 import { freePort } from '../../src/simulator/server.js'
 import { sandbox } from '../helpers/sandbox.js'
-import { entry, errors, fakeServer } from '../helpers/support.js'
+import { EIGHT_GPUS, entry, errors, fakeNvidiaSmiDir, fakeServer, gpuWorkersScript } from '../helpers/support.js'
 
 /**
  * `ranks`, end to end through dist/: a server whose log holds none of its engine's rank lines (the fake server, an
@@ -10,15 +10,7 @@ import { entry, errors, fakeServer } from '../helpers/support.js'
  * `Init COMPLETE` line in NCCL's format (the real capture in __tests__/fixtures/nccl/) when their communicator is
  * up, only with NCCL_DEBUG=INFO, as NCCL does. The fake nvidia-smi (the real CSV format) shows them holding memory.
  */
-const fakeDir = new URL('../fixtures/gpu/', import.meta.url).pathname
-const workersScript = new URL('../fixtures/gpu-workers.mjs', import.meta.url).pathname
 const box = sandbox('wfm-ranks-e2e-')
-const GPUS = Array.from({ length: 8 }, (_, i) => ({
-  index: i,
-  uuid: `GPU-${String(i).repeat(8)}-eb07-be47-67e3-5bcdf725d8e8`,
-  name: 'NVIDIA H200',
-  total: 143771
-}))
 
 /** `workers` GPU workers, each joining `joinMs` after its start, beside an API process ready after `loadMs`. */
 async function serve(o: {
@@ -31,20 +23,20 @@ async function serve(o: {
 }) {
   const port = await freePort()
   const gpuState = box.path(`gpu-${port}.json`)
-  writeFileSync(gpuState, JSON.stringify({ gpus: GPUS, apps: [] }))
+  writeFileSync(gpuState, JSON.stringify({ gpus: EIGHT_GPUS, apps: [] }))
   const run = await runAction({
     entry,
     inputs: {
       url: `http://127.0.0.1:${port}/v1/models`,
       model: 'kimi',
-      start: `node ${workersScript} ${gpuState} ${o.workers} with ${o.joinMs} & exec node ${fakeServer} ${port} loads ${o.loadMs}`,
+      start: `node ${gpuWorkersScript} ${gpuState} ${o.workers} with ${o.joinMs} & exec node ${fakeServer} ${port} loads ${o.loadMs}`,
       'log-file': box.path(`server-${port}.log`),
       ranks: o.ranks,
       interval: '200ms',
       timeout: o.timeout ?? '30s',
       'history-file': ''
     },
-    env: { NCCL_DEBUG: 'INFO', PATH: `${fakeDir}:${process.env.PATH}`, FAKE_NVIDIA_SMI: gpuState, ...o.env }
+    env: { NCCL_DEBUG: 'INFO', PATH: `${fakeNvidiaSmiDir}:${process.env.PATH}`, FAKE_NVIDIA_SMI: gpuState, ...o.env }
   })
   if (run.outputs.pid) box.pids.push(Number(run.outputs.pid))
   return run

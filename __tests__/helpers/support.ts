@@ -7,6 +7,16 @@ import { measureLoad } from './bounds.js'
 export const entry = new URL('../../dist/index.js', import.meta.url).pathname
 /** A server process that loads, crashes, exits or hangs, as its arguments say. */
 export const fakeServer = new URL('../fixtures/fake-server.mjs', import.meta.url).pathname
+/** The fake nvidia-smi (the real CSV format) and the GPU workers that fill its state (__tests__/fixtures/). */
+export const fakeNvidiaSmiDir = new URL('../fixtures/gpu/', import.meta.url).pathname
+export const gpuWorkersScript = new URL('../fixtures/gpu-workers.mjs', import.meta.url).pathname
+/** Eight H200s, as the fake nvidia-smi's state file lists them. */
+export const EIGHT_GPUS = Array.from({ length: 8 }, (_, i) => ({
+  index: i,
+  uuid: `GPU-${String(i).repeat(8)}-eb07-be47-67e3-5bcdf725d8e8`,
+  name: 'NVIDIA H200',
+  total: 143771
+}))
 export const peakRssHook = new URL('../fixtures/peak-rss.mjs', import.meta.url).pathname
 
 /** Whether a child of `pid` runs the fake nvidia-smi now (/proc/PID/task/TID/children, then each one's cmdline). */

@@ -27,12 +27,16 @@ function flagValue(start: string, spellings: readonly string[]): number | undefi
   return undefined
 }
 
+/** The count flag values give, multiplied (a flag not given counts 1); undefined when none is given. */
+function flagProduct(values: readonly (number | undefined)[]): number | undefined {
+  if (values.every((v) => v === undefined)) return undefined
+  return values.reduce<number>((product, v) => product * (v ?? 1), 1)
+}
+
 /** How many ranks the start line says, from the engine's flags; undefined when it gives none of them. */
 export function ranksFromFlags(lines: RankLines, start: string | undefined): number | undefined {
   if (start === undefined || lines.flags === undefined) return undefined
-  const values = lines.flags.map((spellings) => flagValue(start, spellings))
-  if (values.every((v) => v === undefined)) return undefined
-  return values.reduce<number>((product, v) => product * (v ?? 1), 1)
+  return flagProduct(lines.flags.map((spellings) => flagValue(start, spellings)))
 }
 
 /** The ranks one kind of line has counted: an engine's per-rank lines, or NCCL's. */
@@ -73,6 +77,11 @@ class Tally {
     return false
   }
 
+  /** The count the head's start line says, from the flags read once (a rank line must not build their patterns). */
+  flagCount(): number | undefined {
+    return flagProduct(this.flagged)
+  }
+
   /** The count the log says: a joined line's world, else its factor lines multiplied once all are read. */
   logCount(): number | undefined {
     if (this.world !== undefined) return this.world
@@ -103,7 +112,7 @@ export class RankCount {
    */
   constructor(
     private readonly hosts: readonly string[],
-    private readonly starts: readonly string[],
+    starts: readonly string[],
     private readonly now: () => number,
     private readonly required?: number
   ) {
@@ -135,7 +144,7 @@ export class RankCount {
       }
       const rank = joined.rank.trim()
       if (counts.beyond(rank) || !counts.add(rank, node)) continue
-      const expected = this.required ?? counts.logCount() ?? ranksFromFlags(lines, this.starts[0])
+      const expected = this.required ?? counts.logCount() ?? counts.flagCount()
       if (expected !== undefined) this.noteJoins(counts, expected)
     }
     // NCCL's lines are read only against a count given: they tell who joined, never how many should
@@ -167,7 +176,7 @@ export class RankCount {
     if (this.required !== undefined) return this.required
     const counts = this.counting(engine)
     if (counts === undefined) return undefined
-    return counts.logCount() ?? ranksFromFlags(counts.lines as RankLines, this.starts[0])
+    return counts.logCount() ?? counts.flagCount()
   }
 
   /** What was counted: NCCL's lines, or the engine's own. */

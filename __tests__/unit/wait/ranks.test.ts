@@ -214,6 +214,26 @@ describe('a count given (ranks)', () => {
   })
 })
 
+/** The wait's settings for these tests, and a head that lists the model on every probe. */
+const LOOP = {
+  expect: { status: [[200, 299]], model: 'kimi' },
+  intervalMs: 1_000,
+  timeoutMs: 60_000,
+  requestTimeoutMs: 5_000,
+  progressIntervalMs: 30_000,
+  wrongModelAfterMs: 0,
+  probeGapMs: 1_000,
+  generationFailedAfter: { ms: 60_000, attempts: 10 }
+} satisfies Parameters<typeof waitForModel>[0]
+const LISTED = {
+  kind: 'http',
+  status: 200,
+  body: '{"data":[{"id":"kimi"}]}',
+  json: { data: [{ id: 'kimi' }] },
+  headers: {},
+  latencyMs: 1
+} as unknown as ProbeResult
+
 describe('the wait across nodes', () => {
   it('holds a ready head until every rank joined, then is ready at the next probe', async () => {
     let joined = 2
@@ -223,36 +243,16 @@ describe('the wait across nodes', () => {
       wallMs: () => t,
       sleep: async (ms: number) => void (t += ms)
     }
-    const ready: ProbeResult = {
-      kind: 'http',
-      status: 200,
-      body: '{"data":[{"id":"kimi"}]}',
-      json: { data: [{ id: 'kimi' }] },
-      headers: {},
-      latencyMs: 1
-    } as unknown as ProbeResult
     const said: string[] = []
-    const outcome = await waitForModel(
-      {
-        expect: { status: [[200, 299]], model: 'kimi' },
-        intervalMs: 1_000,
-        timeoutMs: 60_000,
-        requestTimeoutMs: 5_000,
-        progressIntervalMs: 30_000,
-        wrongModelAfterMs: 0,
-        probeGapMs: 1_000,
-        generationFailedAfter: { ms: 60_000, attempts: 10 }
+    const outcome = await waitForModel(LOOP, {
+      probe: async () => LISTED,
+      ranksMissing: () => {
+        if (t >= 3_000) joined = 4
+        return joined >= 4 ? undefined : { joined, expected: 4, missingOn: ['node 2 (root@b)'] }
       },
-      {
-        probe: async () => ready,
-        ranksMissing: () => {
-          if (t >= 3_000) joined = 4
-          return joined >= 4 ? undefined : { joined, expected: 4, missingOn: ['node 2 (root@b)'] }
-        },
-        clock,
-        onEvent: (e) => said.push(answerWords(e.assessment.answer).summary)
-      }
-    )
+      clock,
+      onEvent: (e) => said.push(answerWords(e.assessment.answer).summary)
+    })
     expect(outcome.ready).toBe(true)
     expect(t).toBeGreaterThanOrEqual(3_000)
     expect(said[0]).toMatch(/waiting for ranks: 2 of 4 joined; missing on node 2 \(root@b\)$/)
@@ -261,28 +261,12 @@ describe('the wait across nodes', () => {
   it('ends at once, log-error, where the count given is not the one the log says', async () => {
     let t = 0
     const clock = { now: () => t, wallMs: () => t, sleep: async (ms: number) => void (t += ms) }
-    const ready = {
-      kind: 'http',
-      status: 200,
-      body: '{"data":[{"id":"kimi"}]}',
-      json: { data: [{ id: 'kimi' }] },
-      headers: {},
-      latencyMs: 1
-    } as unknown as ProbeResult
     const conflict = { said: 8, line: 'rank 0 in world size 8 is assigned as DP rank 0' }
-    const outcome = await waitForModel(
-      {
-        expect: { status: [[200, 299]], model: 'kimi' },
-        intervalMs: 1_000,
-        timeoutMs: 60_000,
-        requestTimeoutMs: 5_000,
-        progressIntervalMs: 30_000,
-        wrongModelAfterMs: 0,
-        probeGapMs: 1_000,
-        generationFailedAfter: { ms: 60_000, attempts: 10 }
-      },
-      { probe: async () => ready, ranksMissing: () => ({ joined: 4, expected: 16, missingOn: [], conflict }), clock }
-    )
+    const outcome = await waitForModel(LOOP, {
+      probe: async () => LISTED,
+      ranksMissing: () => ({ joined: 4, expected: 16, missingOn: [], conflict }),
+      clock
+    })
     expect({ ready: outcome.ready, reason: outcome.reason, t }).toEqual({ ready: false, reason: 'log-error', t: 0 })
     expect(
       failureMessage(outcome, { url: new URL('http://h/v1/models'), expect: { status: [[200, 299]] }, timeoutMs: 1 })
